@@ -1,0 +1,118 @@
+/**
+ * `npx sprint content` / `npm run content`: generates a demo content set if it is missing.
+ *
+ *   sprint content [--set demo|test|NAME] [--duration SECONDS] [--media DIR] [--force]
+ *
+ * Progress goes to stderr; on success stdout gets one JSON line with the set folder, its manifests
+ * and the per-representation nominal vs measured bitrates. Exit codes: 0 ok, 1 generation failed,
+ * 2 bad arguments.
+ */
+import * as path from 'path';
+import { contentDir, defaultMediaRoot, ensureContent } from './generate';
+import { DEFAULT_DURATION_SEC } from './recipe';
+
+const USAGE = `Usage: sprint content [--set demo|test|NAME] [--duration SECONDS] [--media DIR] [--force]
+
+Generates a DASH content set (5 H.264 CBR rungs 300 kbit/s..6 Mbit/s + AAC, 4 s segments) in two
+layouts, chunked/ (SegmentTemplate) and unchunked/ (SegmentBase, byte ranges), unless it already exists.
+  --set NAME        content set (default: demo; demo = ${DEFAULT_DURATION_SEC.demo} s, test = ${DEFAULT_DURATION_SEC.test} s)
+  --duration SEC    length in seconds (default per set)
+  --media DIR       folder holding the sets (default: <repository>/demo/media)
+  --force           regenerate even if present
+Needs ffmpeg (apt-get install -y ffmpeg).
+`;
+
+class UsageError extends Error {}
+
+interface Args {
+  set: string;
+  durationSec?: number;
+  mediaRoot?: string;
+  force: boolean;
+  help: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { set: 'demo', force: false, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === '') throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '--set':
+        args.set = value();
+        break;
+      case '--duration': {
+        const v = value();
+        const n = Number(v.replace(/s$/, ''));
+        if (!/^\d+(\.\d+)?s?$/.test(v) || !(n > 0)) throw new UsageError(`--duration "${v}" is not a positive number of seconds`);
+        args.durationSec = n;
+        break;
+      }
+      case '--media':
+        args.mediaRoot = path.resolve(value());
+        break;
+      case '--force':
+        if (inline !== undefined) throw new UsageError('--force takes no value');
+        args.force = true;
+        break;
+      case '--help':
+      case '-h':
+        args.help = true;
+        break;
+      default:
+        throw new UsageError(`unknown argument "${a}"`);
+    }
+  }
+  return args;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let args: Args;
+  try {
+    args = parseArgs(argv);
+    if (args.help) {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    contentDir(args.set, args.mediaRoot ?? defaultMediaRoot()); // validates the set name
+  } catch (e) {
+    process.stderr.write(`sprint content: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    const info = await ensureContent({
+      set: args.set,
+      durationSec: args.durationSec,
+      mediaRoot: args.mediaRoot,
+      force: args.force,
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
+    const dir = contentDir(args.set, args.mediaRoot ?? defaultMediaRoot());
+    process.stdout.write(JSON.stringify({
+      dir,
+      durationSec: info.durationSec,
+      manifests: { chunked: path.join(dir, info.layouts.chunked.manifest), unchunked: path.join(dir, info.layouts.unchunked.manifest) },
+      generatedAt: info.generatedAt,
+      generator: info.generator,
+      bytes: info.bytes,
+      representations: info.layouts.unchunked.representations.map((r) => ({
+        id: r.id, contentType: r.contentType, bandwidth: r.bandwidth, measuredBitrate: r.measuredBitrate, measuredToNominal: r.measuredToNominal,
+      })),
+    }) + '\n');
+    return 0;
+  } catch (e) {
+    process.stderr.write(`sprint content: ${(e as Error).message}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

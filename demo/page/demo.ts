@@ -1,0 +1,89 @@
+/**
+ * Demo page controller: reads the query parameters, creates a Sprint player
+ * on the demo content and keeps a small overlay with the live bitrate,
+ * buffer, throughput and data plane mode. Exposes the player as
+ * `window.sprintPlayer` so tests and curious users can read `stats()`.
+ */
+import type { SprintPlayer } from '../../player/create-player';
+import type * as SprintApi from '../../player/index';
+
+declare global {
+  interface Window {
+    Sprint: typeof SprintApi;
+    sprintPlayer?: SprintPlayer;
+  }
+}
+
+const params = new URLSearchParams(location.search);
+const set = params.get('set') ?? 'demo';
+const layout = params.get('layout') ?? 'unchunked';
+const mode = params.get('mode') ?? 'auto';
+const abr = params.get('abr') ?? undefined;
+const manifest = params.get('manifest') ?? `media/${encodeURIComponent(set)}/${encodeURIComponent(layout)}/manifest.mpd`;
+
+function el<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`demo page: missing #${id}`);
+  return found as T;
+}
+
+function mbit(bps: number | null | undefined): string {
+  return bps == null ? '–' : `${(bps / 1e6).toFixed(2)} Mbit/s`;
+}
+
+function renderLinks(): void {
+  const nav = el<HTMLElement>('links');
+  for (const l of ['unchunked', 'chunked']) {
+    for (const m of ['auto', 'stock', 'sprint-x', 'sprint']) {
+      const a = document.createElement('a');
+      const q = new URLSearchParams(params);
+      q.set('layout', l);
+      q.set('mode', m);
+      a.href = `?${q.toString()}`;
+      a.textContent = `${l}/${m}`;
+      nav.appendChild(a);
+    }
+  }
+}
+
+function lastTransferThroughput(player: SprintPlayer): number | null {
+  const t = player.stats().transfers;
+  for (let i = t.length - 1; i >= 0; i--) {
+    const v = t[i]?.throughputBitsPerSec;
+    if (v != null) return v;
+  }
+  return null;
+}
+
+function start(): void {
+  renderLinks();
+  const video = el<HTMLVideoElement>('video');
+  const overlay = el<HTMLElement>('overlay');
+  const reason = el<HTMLElement>('reason');
+  let player: SprintPlayer;
+  try {
+    player = window.Sprint.createPlayer(video, manifest, { mode: mode as SprintApi.RequestedMode, abr });
+  } catch (e) {
+    overlay.textContent = `error: ${(e as Error).message}`;
+    throw e;
+  }
+  window.sprintPlayer = player;
+  const render = (): void => {
+    const s = player.stats();
+    const p = s.playback;
+    overlay.textContent = [
+      `mode       ${s.mode ?? 'resolving'}${s.requestedMode !== s.mode ? ` (asked ${s.requestedMode})` : ''}`,
+      `bitrate    ${mbit(p.videoBitrate)}`,
+      `buffer     ${p.videoBufferSec.toFixed(1)} s`,
+      `throughput ${mbit(lastTransferThroughput(player))} wire, ${mbit(p.dashThroughputBitsPerSec)} dash.js`,
+      `chunk      ${s.estimates.chunkBytes == null ? '–' : `${(s.estimates.chunkBytes / 1e6).toFixed(2)} MB`}`,
+      `rebuffers  ${p.rebufferCount} (${(p.rebufferMs / 1000).toFixed(1)} s)   switches ${p.bitrateSwitches}`,
+      `time       ${p.currentTimeSec.toFixed(1)} s`,
+    ].join('\n');
+    reason.textContent = `data plane: ${s.modeReason}`;
+  };
+  setInterval(render, 500);
+  render();
+}
+
+start();

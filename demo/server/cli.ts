@@ -1,0 +1,188 @@
+// `sprint serve`: runs the demo origin (origin.ts) until SIGINT/SIGTERM, then
+// closes it cleanly (open connections logged, access log flushed). Prints the
+// origin's URL as the first line of stdout so scripts can read it.
+//
+//   sprint serve [--host 127.0.0.1] [--port 8080] [--media DIR] [--page DIR]
+//                [--dist DIR] [--log FILE] [fault options]
+// Also runnable directly: node dist/demo/server/cli.js ...
+
+import { OptionsSpec, parseArgs, parseInteger, UsageError } from '../../src/cli/args';
+import { CliIo, processIo, reportError } from '../../src/cli/io';
+import { parseBitsPerSecond, parseBytes, parseSeconds } from '../../src/units';
+import { startOrigin } from './origin';
+import type { OriginOptions } from './options';
+
+const SPEC: OptionsSpec = {
+  host: { kind: 'value' },
+  port: { kind: 'value', short: 'p' },
+  media: { kind: 'value' },
+  page: { kind: 'value' },
+  dist: { kind: 'value' },
+  log: { kind: 'value' },
+  'max-header-bytes': { kind: 'value' },
+  'max-queued-requests': { kind: 'value' },
+  'idle-timeout': { kind: 'value' },
+  'max-bulk-bytes': { kind: 'value' },
+  'no-range': { kind: 'flag' },
+  'no-cors': { kind: 'flag' },
+  'max-requests-per-connection': { kind: 'value' },
+  'close-after-each-response': { kind: 'flag' },
+  http10: { kind: 'flag' },
+  'reset-after-bytes': { kind: 'value' },
+  'reset-count': { kind: 'value' },
+  'reset-with': { kind: 'value' },
+  delay: { kind: 'value' },
+  'misorder-responses': { kind: 'flag' },
+  'rate-limit': { kind: 'value' },
+  help: { kind: 'flag', short: 'h' },
+};
+
+export const USAGE = `Usage: sprint serve [options]
+
+Serves the demo page (/), the player bundle (/dist/), the DASH content
+(/media/), an RTT probe (/probe) and generated bulk downloads (/bulk?bytes=N)
+over HTTP/1.1 with keep-alive, pipelining, Range and CORS. Prints the URL on
+the first line of stdout; Ctrl-C (SIGINT) or SIGTERM closes it cleanly.
+
+Options:
+  --host ADDR                  address to bind (default 127.0.0.1)
+  -p, --port N                 port, 0 = any free one (default 8080)
+  --media DIR                  content root for /media/ (default <repo>/demo/media)
+  --page DIR                   demo page directory for / (default <repo>/demo/page)
+  --dist DIR                   player bundle for /dist/ (default <repo>/dist/player)
+  --log FILE                   append the access log (JSON lines) to FILE
+  --max-header-bytes BYTES     largest request head (default 16kb)
+  --max-queued-requests N      pipelined requests parsed ahead per connection (default 64)
+  --idle-timeout DURATION      close idle connections after this long, 0s = never (default 120s)
+  --max-bulk-bytes BYTES       largest /bulk?bytes=N (default 100e9 bytes)
+
+Fault injection (all off by default):
+  --no-range                   ignore Range: always 200 with the whole body
+  --no-cors                    send no CORS headers
+  --max-requests-per-connection N
+                               answer N requests per connection, then close
+                               (pipelined requests beyond N are not answered)
+  --close-after-each-response  close after every response
+  --http10                     answer as HTTP/1.0 and close after each response
+  --reset-after-bytes BYTES    cut a /media/ response after BYTES body bytes
+  --reset-count N|every        how many responses to cut (default 1)
+  --reset-with fin|rst         cut with a FIN (exact byte count) or a TCP reset (default fin)
+  --delay DURATION             wait before each response, e.g. 50ms
+  --misorder-responses         answer two waiting pipelined requests in the wrong order
+  --rate-limit RATE            send bodies (all connections together) at most this fast, e.g. 8mbit
+  -h, --help                   show this help
+`;
+
+/** Turns `sprint serve` arguments into origin options; throws UsageError/RangeError on bad input. */
+export function parseServeArgs(argv: readonly string[]): OriginOptions {
+  const args = parseArgs(argv, SPEC);
+  const v = (name: string): string | undefined => args.values.get(name);
+  const opts: { -readonly [K in keyof OriginOptions]: OriginOptions[K] } = {};
+  opts.host = v('host') ?? '127.0.0.1';
+  const port = v('port');
+  opts.port = port === undefined ? 8080 : parseInteger(port, '--port', 0);
+  if (opts.port > 65535) throw new UsageError(`--port: ${port} is not a port (0-65535)`);
+  if (v('media') !== undefined) opts.mediaDir = v('media');
+  if (v('page') !== undefined) opts.pageDir = v('page');
+  if (v('dist') !== undefined) opts.distDir = v('dist');
+  if (v('log') !== undefined) opts.logFile = v('log');
+  const bytes = (name: string, allowZero: boolean): number | undefined => {
+    const t = v(name);
+    return t === undefined ? undefined : parseBytes(t, { name: `--${name}`, allowZero });
+  };
+  const ms = (name: string): number | undefined => {
+    const t = v(name);
+    return t === undefined ? undefined : Math.round(parseSeconds(t, { name: `--${name}`, allowZero: true }) * 1000);
+  };
+  const int = (name: string): number | undefined => {
+    const t = v(name);
+    return t === undefined ? undefined : parseInteger(t, `--${name}`, 1);
+  };
+  const set = <K extends keyof OriginOptions>(key: K, value: OriginOptions[K] | undefined): void => {
+    if (value !== undefined) opts[key] = value;
+  };
+  set('maxHeaderBytes', bytes('max-header-bytes', false));
+  set('maxQueuedRequests', int('max-queued-requests'));
+  set('idleTimeoutMs', ms('idle-timeout'));
+  set('maxBulkBytes', bytes('max-bulk-bytes', true));
+  set('noRange', args.flags.has('no-range') || undefined);
+  set('noCors', args.flags.has('no-cors') || undefined);
+  set('maxRequestsPerConnection', int('max-requests-per-connection'));
+  set('closeAfterEachResponse', args.flags.has('close-after-each-response') || undefined);
+  set('http10', args.flags.has('http10') || undefined);
+  set('resetAfterBytes', bytes('reset-after-bytes', true));
+  const resetCount = v('reset-count');
+  if (resetCount !== undefined) {
+    opts.resetCount = resetCount === 'every' ? Number.POSITIVE_INFINITY : parseInteger(resetCount, '--reset-count', 1);
+  }
+  const resetWith = v('reset-with');
+  if (resetWith !== undefined) {
+    if (resetWith !== 'fin' && resetWith !== 'rst') throw new UsageError(`--reset-with: ${JSON.stringify(resetWith)} must be fin or rst`);
+    opts.resetWith = resetWith;
+  }
+  if ((resetCount !== undefined || resetWith !== undefined) && opts.resetAfterBytes === undefined) {
+    throw new UsageError('--reset-count and --reset-with need --reset-after-bytes');
+  }
+  set('delayMs', ms('delay'));
+  set('misorderResponses', args.flags.has('misorder-responses') || undefined);
+  const rate = v('rate-limit');
+  if (rate !== undefined) opts.rateLimitBitsPerSec = parseBitsPerSecond(rate, { name: '--rate-limit' });
+  return opts;
+}
+
+/**
+ * Runs `sprint serve`; resolves to the exit code once the origin is closed by
+ * SIGINT/SIGTERM or by `stop` (for tests and embedding).
+ */
+export async function main(argv: readonly string[], io: CliIo = processIo, stop?: AbortSignal): Promise<number> {
+  let opts: OriginOptions;
+  try {
+    if (parseArgs(argv, SPEC).flags.has('help')) {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    opts = parseServeArgs(argv);
+  } catch (err) {
+    return reportError('serve', err, io);
+  }
+  let origin;
+  try {
+    origin = await startOrigin(opts);
+  } catch (err) {
+    if (err instanceof Error && !(err instanceof RangeError)) {
+      io.stderr.write(`sprint serve: ${err.message}\n`);
+      return 1;
+    }
+    return reportError('serve', err, io);
+  }
+  const o = origin.options;
+  io.stdout.write(`${origin.url}/\n`);
+  io.stderr.write(`sprint serve: page ${o.pageDir}, player ${o.distDir}, media ${o.mediaDir}, log ${o.logFile ?? '(memory only)'}\n`);
+
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      stop?.removeEventListener('abort', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+    if (stop?.aborted) done();
+    else stop?.addEventListener('abort', done);
+  });
+  try {
+    await origin.close();
+  } catch (err) {
+    io.stderr.write(`sprint serve: closing: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+  io.stderr.write(`sprint serve: closed (${origin.records().length} requests logged in memory)\n`);
+  return 0;
+}
+
+if (require.main === module) {
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,3 @@
+module sprint/demo/testbed/delay
+
+go 1.22

@@ -1,0 +1,49 @@
+// Sequential segment client for the testbed: downloads fixed-size segments of
+// the origin's bulk resource one request at a time, with no pauses, over one
+// keep-alive connection — the "sequential" video-like client of
+// shared/design/testbed.md (1.25 MB segments), the baseline that paper §III
+// shows losing its fair share to a bulk flow. Bytes are counted into 100 ms
+// bins and every request is logged, as JSON lines.
+//
+// Usage: node dist/demo/testbed/segment-client.js --host 10.201.1.2 --port 8001
+//          --duration 60 --out results/seq.jsonl [--segment-bytes 1250000]
+//          [--label seq] [--bin-ms 100]
+
+import { numberOption, parseOptions, required, UsageError } from './cli-args';
+import { runFlowCli } from './flow-client';
+
+/** testbed.md's segment size: 1.25 MB. */
+export const DEFAULT_SEGMENT_BYTES = 1_250_000;
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const v = parseOptions(argv, ['host', 'port', 'duration', 'out', 'label', 'segment-bytes', 'bin-ms']);
+    const port = numberOption(v, 'port');
+    const segment = numberOption(v, 'segment-bytes', DEFAULT_SEGMENT_BYTES);
+    return await runFlowCli({
+      host: required(v, 'host'),
+      port,
+      path: `/bulk?bytes=${Math.round(segment)}`,
+      durationS: numberOption(v, 'duration'),
+      out: required(v, 'out'),
+      label: v['label'] ?? `seq-${port}`,
+      binMs: numberOption(v, 'bin-ms', 100),
+    });
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`segment-client: ${err.message}\nusage: segment-client --host H --port P --duration S --out FILE [--label L] [--segment-bytes N] [--bin-ms MS]\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: Error) => {
+      process.stderr.write(`segment-client: ${err.stack ?? err.message}\n`);
+      process.exit(1);
+    },
+  );
+}

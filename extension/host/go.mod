@@ -1,0 +1,5 @@
+module sprint/extension/host
+
+go 1.26.0
+
+require golang.org/x/sys v0.49.0

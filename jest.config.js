@@ -1,0 +1,22 @@
+// Jest projects: `unit` (pure src/ logic, the origin server over loopback, the
+// content tools) and `e2e` (headless Chromium via puppeteer-core against the
+// demo origin). `npm test` runs the e2e project with --runInBand: two cores, one browser at a time.
+const tsJest = ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }];
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test/unit'],
+      transform: { '^.+\\.ts$': tsJest },
+      testTimeout: 60000,
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test/e2e'],
+      transform: { '^.+\\.ts$': tsJest },
+      testTimeout: 300000,
+    },
+  ],
+};

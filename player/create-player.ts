@@ -1,0 +1,91 @@
+/**
+ * `Sprint.createPlayer(video, manifestUrl, options)`: a dash.js 5.2.1 player
+ * with a Sprint data plane underneath. dash.js keeps every control-plane job
+ * (ABR rules, buffering targets, MSE); Sprint only changes how bytes are
+ * fetched (paper §IV). The dash.js player is exposed as `.dash` so any ABR
+ * rule can be plugged in (`addABRCustomRule`, `updateSettings`).
+ */
+import * as dashjs from 'dashjs';
+import type { MediaPlayerClass } from 'dashjs';
+import { parseMode, type DataPlaneMode, type SprintPlayerOptions } from './options';
+import { StatsRecorder } from './stats/recorder';
+import { PlaybackMonitor } from './stats/playback-monitor';
+import type { SprintStats } from './stats/types';
+import { createLogger } from './log';
+import type { DataPlane, DataPlaneContext } from './dataplane/data-plane';
+import { resolveMode, type ModeProvider } from './dataplane/resolve-mode';
+import { modeProviders } from './dataplane/providers';
+import { applyAbrPreset, parseAbrPreset } from './abr/presets';
+
+export class SprintPlayer {
+  /** The underlying dash.js MediaPlayer. */
+  readonly dash: MediaPlayerClass;
+  /** Resolves with the data plane mode once it is chosen and the source attached. */
+  readonly ready: Promise<DataPlaneMode>;
+  private readonly recorder: StatsRecorder;
+  private readonly monitor: PlaybackMonitor;
+  private plane: DataPlane | null = null;
+  private destroyed = false;
+
+  constructor(
+    readonly video: HTMLVideoElement,
+    manifestUrl: string,
+    options: SprintPlayerOptions = {},
+    providers: readonly ModeProvider[] = modeProviders,
+  ) {
+    if (!(video instanceof HTMLVideoElement)) throw new TypeError('Sprint.createPlayer: first argument must be a <video> element');
+    if (typeof manifestUrl !== 'string' || manifestUrl === '') throw new TypeError('Sprint.createPlayer: manifestUrl must be a non-empty string');
+    const requested = parseMode(options.mode);
+    const abrPreset = parseAbrPreset(options.abr);
+    const absoluteManifest = new URL(manifestUrl, document.baseURI).href;
+    const log = createLogger(options.log ?? true);
+    const epsilon = options.epsilon ?? 0.1;
+    if (!(epsilon > 0 && epsilon < 1)) throw new RangeError(`Sprint.createPlayer: epsilon must be in (0, 1), got ${epsilon}`);
+
+    this.recorder = new StatsRecorder(requested);
+    this.dash = dashjs.MediaPlayer().create();
+    this.dash.initialize(video, undefined, options.autoPlay ?? true);
+    if (options.dashSettings) this.dash.updateSettings(options.dashSettings);
+    applyAbrPreset(this.dash, dashjs, abrPreset);
+    options.beforeAttach?.(this.dash);
+    this.monitor = new PlaybackMonitor(video, this.dash, dashjs.MediaPlayer.events);
+
+    const base: Omit<DataPlaneContext, 'stats'> = { dash: this.dash, dashjs, manifestUrl: absoluteManifest, log, epsilon };
+    this.ready = resolveMode(requested, providers, base).then(({ plane, reason }) => {
+      if (this.destroyed) return plane.mode;
+      this.plane = plane;
+      this.recorder.setMode(plane.mode, reason);
+      log.info(`data plane: ${plane.mode} (${reason})`);
+      plane.install({ ...base, stats: this.recorder });
+      this.dash.attachSource(absoluteManifest);
+      return plane.mode;
+    });
+  }
+
+  stats(): SprintStats {
+    return {
+      requestedMode: this.recorder.requestedMode,
+      mode: this.recorder.mode,
+      modeReason: this.recorder.modeReason,
+      segments: this.recorder.segments.toArray(),
+      transfers: this.recorder.transfers.toArray(),
+      droppedRecords: this.recorder.droppedRecords + this.monitor.droppedSamples,
+      playback: this.monitor.snapshot(),
+      samples: this.monitor.series(),
+      estimates: { ...this.recorder.estimates },
+      counters: { ...this.recorder.counters },
+    };
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.plane?.destroy();
+    this.monitor.destroy();
+    this.dash.destroy();
+  }
+}
+
+export function createPlayer(video: HTMLVideoElement, manifestUrl: string, options?: SprintPlayerOptions): SprintPlayer {
+  return new SprintPlayer(video, manifestUrl, options);
+}

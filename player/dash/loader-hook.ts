@@ -1,0 +1,65 @@
+/**
+ * The one place Sprint hooks dash.js's network loading (dash.js 5.2.1,
+ * public `MediaPlayer.extend('XHRLoader', ..., override=true)` and
+ * `addResponseInterceptor`; no patch of the dash.js bundle).
+ *
+ * - Loads a `SegmentLoadHandler` takes are answered by the data plane; all
+ *   others (manifest, sidx, init segments, anything it declines) go to
+ *   dash.js's own XHRLoader unchanged.
+ * - The response interceptor rewrites the timing dash.js records for loads
+ *   the data plane answered, so dash.js's throughput estimate (and every ABR
+ *   rule reading it) sees when the bytes really crossed the wire instead of
+ *   the instant they were handed over (dash.js would otherwise drop them as
+ *   cache hits: `cacheLoadThresholds`).
+ *
+ * test/e2e/dash-hooks.test.ts fails if a dash.js upgrade changes this contract.
+ */
+import type { MediaPlayerClass } from 'dashjs';
+import type { LoaderRequest, LoaderResponse, SegmentLoadHandler } from './loader-types';
+
+export const DASHJS_VERSION = '5.2.1';
+
+interface XhrLoaderInstance {
+  load(request: LoaderRequest, response: LoaderResponse): unknown;
+}
+
+/** Registers `handler` in front of dash.js's XHRLoader. Call before `attachSource`. */
+export function installLoaderHook(dash: MediaPlayerClass, handler: SegmentLoadHandler): void {
+  const version = (dash as unknown as { getVersion?: () => string }).getVersion?.();
+  if (version !== undefined && version !== DASHJS_VERSION) {
+    console.warn(`[sprint] built for dash.js ${DASHJS_VERSION}, running on ${version}: loader hook untested`);
+  }
+  dash.extend(
+    'XHRLoader',
+    function (this: { parent: XhrLoaderInstance }) {
+      const parentLoad = this.parent.load.bind(this.parent);
+      return {
+        load(request: LoaderRequest, response: LoaderResponse): unknown {
+          if (handler.tryLoad(request, response)) return true;
+          return parentLoad(request, response);
+        },
+      };
+    },
+    true,
+  );
+  dash.addResponseInterceptor(async (response) => {
+    applyWireTiming(response as unknown as LoaderResponse);
+    return response;
+  });
+}
+
+/** Replaces dash.js's request dates and progress traces with the recorded wire timing. */
+function applyWireTiming(response: LoaderResponse): void {
+  const custom = response.request?.customData;
+  const wire = custom?.sprintWire;
+  const req = custom?.request;
+  if (!wire || !req) return;
+  req.startDate = new Date(wire.startMs);
+  req.firstByteDate = new Date(wire.firstByteMs);
+  req.endDate = new Date(wire.endMs);
+  const traces = req.traces;
+  if (Array.isArray(traces)) {
+    traces.length = 0;
+    for (const t of wire.traces) traces.push({ s: new Date(t.startMs), d: t.durationMs, b: [t.bytes] });
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The parts of dash.js 5.2.1's loader contract Sprint relies on, typed in one
+ * place (dash.js's index.d.ts leaves them loose). See
+ * shared/design/dashjs-integration.md, "Plug-in points".
+ *
+ * HTTPLoader calls `XHRLoader.load(request, response)`; a loader fills
+ * `response.{url,status,statusText,headers,data}`, reports progress through
+ * `request.customData.onprogress({loaded,total,lengthComputable,time})`, ends
+ * with `request.customData.onloadend()`, and sets `request.customData.abort`.
+ */
+import type { DashFragmentRequestLike } from '../dataplane/dash-request';
+
+export interface WireTiming {
+  startMs: number;
+  firstByteMs: number;
+  endMs: number;
+  traces: Array<{ startMs: number; durationMs: number; bytes: number }>;
+}
+
+export interface LoaderCustomData {
+  request?: DashFragmentRequestLike & { traces?: Array<{ s: Date; d: number; b: number[] }> };
+  onloadend?: () => void;
+  onprogress?: (e: { loaded: number; total: number; lengthComputable: boolean; time?: number; noTrace?: boolean }) => void;
+  onabort?: () => void;
+  ontimeout?: (e: unknown) => void;
+  abort?: () => void;
+  /** Set by a Sprint data plane: the real wire timing of the bytes it delivered. */
+  sprintWire?: WireTiming;
+}
+
+export interface LoaderRequest {
+  url: string;
+  method: string;
+  headers?: Record<string, string>;
+  responseType?: string;
+  credentials?: RequestCredentials;
+  timeout?: number;
+  customData: LoaderCustomData;
+}
+
+export interface LoaderResponse {
+  url?: string;
+  status?: number;
+  statusText?: string;
+  headers?: Record<string, string>;
+  data?: ArrayBuffer;
+  request?: LoaderRequest;
+}
+
+/** A data plane that may take over some loads; it returns false to leave a load to dash.js. */
+export interface SegmentLoadHandler {
+  tryLoad(request: LoaderRequest, response: LoaderResponse): boolean;
+}

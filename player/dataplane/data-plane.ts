@@ -1,0 +1,38 @@
+/**
+ * The seam between the Sprint player and a data plane implementation.
+ *
+ * A data plane decides how the media bytes dash.js asks for travel over the
+ * network (one request per segment, expanded ranges, pipelined trains). It
+ * never decides which bitrate to fetch: dash.js's ABR rules do, at the moment
+ * each segment request is issued (paper §IV: the data plane "simply ensures
+ * that a chunk size of data is continuously downloaded").
+ *
+ * Lifecycle: `install` is called once, after the dash.js player is created
+ * and initialised with the video element and before the source is attached,
+ * so `extend()` hooks are registered in time. `destroy` releases timers,
+ * sockets and listeners. Implementations record every wire transfer and every
+ * segment they hand to dash.js in `ctx.stats`.
+ */
+import type { MediaPlayerClass } from 'dashjs';
+import type { DataPlaneMode } from '../options';
+import type { StatsRecorder } from '../stats/recorder';
+import type { Logger } from '../log';
+
+export interface DataPlaneContext {
+  /** The dash.js MediaPlayer instance. */
+  dash: MediaPlayerClass;
+  /** The dash.js module namespace (for `MediaPlayer.events`, `FactoryMaker`). */
+  dashjs: typeof import('dashjs');
+  /** Absolute manifest URL. */
+  manifestUrl: string;
+  stats: StatsRecorder;
+  log: Logger;
+  /** ε of paper §IV-A. */
+  epsilon: number;
+}
+
+export interface DataPlane {
+  readonly mode: DataPlaneMode;
+  install(ctx: DataPlaneContext): void;
+  destroy(): void;
+}

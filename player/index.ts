@@ -1,0 +1,15 @@
+/**
+ * Entry point of the embeddable bundle (`dist/player/sprint.js`). One script
+ * tag gives the page `window.Sprint`:
+ *   Sprint.createPlayer(videoElement, manifestUrl, { mode: 'auto' })
+ * plus `Sprint.dashjs` (the pinned dash.js 5.2.1 namespace, for ABR rules built
+ * with `Sprint.dashjs.FactoryMaker`).
+ */
+import * as dashjs from 'dashjs';
+import { createPlayer, SprintPlayer } from './create-player';
+import { MODES } from './options';
+
+export const version = '0.1.0';
+export { createPlayer, SprintPlayer, MODES, dashjs };
+export type { SprintPlayerOptions, RequestedMode, DataPlaneMode } from './options';
+export type { SprintStats } from './stats/types';

@@ -1,0 +1,49 @@
+/**
+ * Options and mode names of the embeddable Sprint player.
+ *
+ * A data plane *mode* says how media bytes are fetched; it never chooses
+ * bitrates (dash.js's ABR rules do, paper §IV: "no interaction between
+ * Program 1 and the ABR algorithm").
+ *   - `stock`    dash.js unchanged: one request per segment, one at a time.
+ *   - `sprint-x` expanded HTTP Range requests of at least the chunk size (§IV-B2).
+ *   - `sprint`   pipelined request trains on sockets the extension controls (§IV-B1).
+ *   - `auto`     the best of these the page, the content and the browser support.
+ */
+import type { MediaPlayerSettingClass } from 'dashjs';
+
+export const MODES = ['auto', 'stock', 'sprint-x', 'sprint'] as const;
+export type RequestedMode = (typeof MODES)[number];
+export type DataPlaneMode = Exclude<RequestedMode, 'auto'>;
+
+export interface SprintPlayerOptions {
+  /** Data plane mode; default `auto`. */
+  mode?: RequestedMode;
+  /**
+   * ABR preset: `dash-default` (dash.js's own rules, the default), `buffer`
+   * (the buffer-based rule of paper §V-A) or `bw-<percent>` (BW-x of §V-C).
+   * Any other rule can be added through `beforeAttach`.
+   */
+  abr?: string;
+  /** Passed to dash.js `updateSettings` before the source is attached. */
+  dashSettings?: MediaPlayerSettingClass;
+  /** Start playback as soon as possible (dash.js autoplay). Default true. */
+  autoPlay?: boolean;
+  /** Target fraction of fair share lost at most, ε of paper §IV-A. Default 0.1. */
+  epsilon?: number;
+  /** Log data-plane decisions (mode, fallbacks, cancellations) to the console. Default true. */
+  log?: boolean;
+  /**
+   * Called with the dash.js MediaPlayer after it is created and before the
+   * source is attached: the place to register ABR rules
+   * (`player.addABRCustomRule`) or `extend` hooks of your own.
+   */
+  beforeAttach?: (dashPlayer: import('dashjs').MediaPlayerClass) => void;
+}
+
+export function parseMode(value: unknown): RequestedMode {
+  if (value === undefined || value === null || value === '') return 'auto';
+  if (typeof value === 'string' && (MODES as readonly string[]).includes(value)) {
+    return value as RequestedMode;
+  }
+  throw new RangeError(`Sprint: unknown mode ${JSON.stringify(value)}; expected one of ${MODES.join(', ')}`);
+}

@@ -1,0 +1,55 @@
+/**
+ * Can Sprint-x run here? (paper §IV-B2). Checks, before playback starts:
+ *   1. the manifest is static and byte-range addressed (manifest-inspection);
+ *   2. the media server honours a Range request from this page: a 2-byte
+ *      probe must come back 206 (a server that answers 200 ignores Range; a
+ *      fetch error means cross-origin Range is blocked by CORS).
+ * Each "no" carries the reason shown in stats, the overlay and the console.
+ */
+import type { Availability, ModeProvider } from '../dataplane/resolve-mode';
+import { inspectManifest } from './manifest-inspection';
+import { SprintXDataPlane } from './sprintx-data-plane';
+
+export async function probeRangeSupport(url: string): Promise<string | null> {
+  const controller = new AbortController();
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { Range: 'bytes=0-1' }, cache: 'no-store', credentials: 'omit', signal: controller.signal });
+  } catch (e) {
+    return `Range request to ${url} failed (cross-origin Range blocked by CORS, or the server is unreachable): ${(e as Error).message}`;
+  }
+  try {
+    if (res.status === 200) return 'the media server ignores Range requests (answered 200 with the whole file)';
+    if (res.status !== 206) return `the media server answered a Range request with HTTP ${res.status}`;
+    const cr = res.headers.get('Content-Range');
+    if (cr !== null && !/^bytes 0-1\/(\d+|\*)$/.test(cr)) return `the media server sent a mismatched Content-Range "${cr}"`;
+    return null;
+  } finally {
+    controller.abort(); // never download more than the probe needs
+  }
+}
+
+export const sprintXProvider: ModeProvider = {
+  mode: 'sprint-x',
+  async check(ctx): Promise<Availability> {
+    let text: string;
+    try {
+      const res = await fetch(ctx.manifestUrl, { cache: 'no-store' });
+      if (!res.ok) return { ok: false, reason: `manifest fetch answered HTTP ${res.status}` };
+      text = await res.text();
+    } catch (e) {
+      return { ok: false, reason: `manifest fetch failed: ${(e as Error).message}` };
+    }
+    const inspection = inspectManifest(text, ctx.manifestUrl);
+    if (inspection.unsupported !== null || inspection.firstMediaUrl === null) {
+      return { ok: false, reason: inspection.unsupported ?? 'no media file found in the manifest' };
+    }
+    const rangeProblem = await probeRangeSupport(inspection.firstMediaUrl);
+    if (rangeProblem !== null) return { ok: false, reason: rangeProblem };
+    return {
+      ok: true,
+      plane: new SprintXDataPlane(inspection.firstMediaUrl, inspection.segmentLists),
+      reason: 'byte-range addressed content and a server honouring Range requests',
+    };
+  },
+};

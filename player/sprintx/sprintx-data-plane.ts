@@ -1,0 +1,286 @@
+/**
+ * The `sprint-x` data plane (paper §IV-B2, sized by §IV-A Program 1).
+ *
+ * When dash.js asks for media segment i of a byte-range-addressed
+ * representation, Sprint-x issues one streamed Range request covering whole
+ * segments i..j totalling at least the current chunk size, and answers that
+ * and the following requests for the same representation from the stream as
+ * their bytes arrive. dash.js's ABR still picks every segment: a request for
+ * another representation, or outside the range (a seek), cancels the
+ * transfer and starts a new one (the paper's trade-off; counted in stats).
+ *
+ * Minimum chunk on resume (§IV-B1): the transfer runs to its full size even
+ * when dash.js stops asking because its buffer reached the target; the bytes
+ * wait here (at most one chunk) and are handed over, with their real wire
+ * timing, when dash.js resumes. Nothing is appended behind dash.js's back.
+ *
+ * Estimates: RTT from one-byte probes about once a second; bandwidth from
+ * the expanded transfers' wire timing (EWMA that weighs small samples less).
+ *
+ * Failures are visible and lose nothing: a broken or truncated transfer
+ * fails its waiting segments back to dash.js, whose own retry re-requests
+ * them (and Sprint-x opens a new transfer); a server that stops honouring
+ * Range, or repeated failures, switch the player to stock dash.js loading
+ * with the reason in stats.
+ */
+import { BandwidthEstimator } from '../../src/estimators/bandwidth';
+import { chunkSize } from '../../src/model/chunk-size';
+import { parseRange, planExpandedRange, rangeLength, type ByteRange } from '../../src/sprintx/range-plan';
+import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
+import { MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
+import { recordDashFragment } from '../dataplane/stock';
+import { installLoaderHook } from '../dash/loader-hook';
+import type { LoaderRequest, LoaderResponse, SegmentLoadHandler } from '../dash/loader-types';
+import { RttProber } from '../estimates/rtt-prober';
+import { ExpandedStream, nowMs, type PendingSegment } from './expanded-stream';
+
+/** Bandwidth assumed before the first transfer has been measured, bit/s. */
+export const BOOTSTRAP_BANDWIDTH_BITS_PER_SEC = 5e6;
+/** RTT assumed before the first probe has answered, seconds. */
+export const BOOTSTRAP_RTT_SEC = 0.1;
+/** Upper bound on one expanded request, bytes: bounds the memory a chunk may hold. */
+export const MAX_CHUNK_BYTES = 256 * 1024 * 1024;
+/** Consecutive failed transfers (no segment delivered) before falling back to stock. */
+const MAX_CONSECUTIVE_FAILURES = 3;
+
+interface SegmentLike {
+  mediaRange?: string;
+  index?: number;
+}
+
+export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
+  readonly mode = 'sprint-x' as const;
+  private ctx: DataPlaneContext | null = null;
+  private readonly streams = new Map<string, ExpandedStream>();
+  private readonly bandwidth = new BandwidthEstimator();
+  private readonly prober: RttProber;
+  private degraded: string | null = null;
+  private consecutiveFailures = 0;
+  private readonly onStockFragment = (e: { request?: Parameters<typeof recordDashFragment>[1]; error?: unknown }): void => {
+    // After a fallback, dash.js loads segments itself: keep recording them.
+    if (this.degraded !== null && this.ctx && e.request) recordDashFragment(this.ctx.stats, e.request, false, e.error);
+  };
+
+  constructor(
+    probeUrl: string,
+    private readonly segmentLists: Map<string, ByteRange[]>,
+  ) {
+    this.prober = new RttProber({
+      url: probeUrl,
+      onSample: () => this.publishEstimates(),
+      onError: (m) => {
+        this.ctx?.stats.count('sprintx.probeErrors');
+        if (this.prober.errors <= 3) this.ctx?.log.warn(m);
+      },
+    });
+  }
+
+  install(ctx: DataPlaneContext): void {
+    this.ctx = ctx;
+    installLoaderHook(ctx.dash, this);
+    ctx.dash.on(ctx.dashjs.MediaPlayer.events.FRAGMENT_LOADING_COMPLETED, this.onStockFragment);
+    this.prober.start();
+  }
+
+  destroy(): void {
+    this.prober.stop();
+    for (const s of this.streams.values()) s.discard('player destroyed');
+    this.streams.clear();
+    if (this.ctx) this.ctx.dash.off(this.ctx.dashjs.MediaPlayer.events.FRAGMENT_LOADING_COMPLETED, this.onStockFragment);
+    this.ctx = null;
+  }
+
+  /** The chunk size of paper §IV-A from the current estimates. */
+  currentChunkBytes(): number {
+    const bw = this.bandwidth.estimateBitsPerSec() ?? BOOTSTRAP_BANDWIDTH_BITS_PER_SEC;
+    const rtt = this.prober.estimator.smoothedSec ?? BOOTSTRAP_RTT_SEC;
+    const c = chunkSize({ bandwidthBitsPerSec: bw, rttSec: rtt, epsilon: this.ctx?.epsilon ?? 0.1 });
+    return Math.min(c.chunkBytes, MAX_CHUNK_BYTES);
+  }
+
+  private publishEstimates(): void {
+    if (!this.ctx) return;
+    const e = this.ctx.stats.estimates;
+    e.rttSec = this.prober.estimator.smoothedSec ?? null;
+    e.rttSamples = this.prober.estimator.sampleCount;
+    e.bandwidthBitsPerSec = this.bandwidth.estimateBitsPerSec() ?? null;
+    e.bandwidthSamples = this.bandwidth.sampleCount;
+    e.chunkBytes = this.currentChunkBytes();
+    e.source = 'rtt: range probes; bandwidth: expanded-request wire timing';
+  }
+
+  /** Byte ranges of every segment of the request's representation, or null if unknown. */
+  private segmentsOf(req: LoaderRequest): ByteRange[] | null {
+    const rep = req.customData.request?.representation as { id?: string; segments?: SegmentLike[] } | null | undefined;
+    if (!rep) return null;
+    const fromDash = rep.segments;
+    if (Array.isArray(fromDash) && fromDash.length > 1 && fromDash.every((s) => typeof s?.mediaRange === 'string')) {
+      try {
+        return fromDash.map((s) => parseRange(s.mediaRange as string));
+      } catch {
+        return null;
+      }
+    }
+    return (rep.id !== undefined && this.segmentLists.get(rep.id)) || null;
+  }
+
+  tryLoad(req: LoaderRequest, resp: LoaderResponse): boolean {
+    const ctx = this.ctx;
+    const fr = req.customData.request;
+    if (!ctx || this.degraded !== null || !fr || fr.type !== MEDIA_SEGMENT_TYPE || !fr.range || req.method !== 'GET') {
+      return false;
+    }
+    const segments = this.segmentsOf(req);
+    let range: ByteRange;
+    try {
+      range = parseRange(fr.range);
+    } catch {
+      return false;
+    }
+    const index = segments ? segments.findIndex((s) => s.start === range.start && s.end === range.end) : -1;
+    if (!segments || index < 0) {
+      ctx.stats.count('sprintx.notExpandable');
+      return false;
+    }
+    const key = fr.mediaType ?? 'unknown';
+    const repId = fr.representation?.id ?? '';
+    let stream = this.streams.get(key);
+    if (stream && (stream.url !== req.url || stream.representationId !== repId || !stream.contains(range))) {
+      const why = stream.url !== req.url || stream.representationId !== repId ? 'bitrate switch' : 'request outside the range (seek)';
+      if (!stream.finished) {
+        ctx.stats.count('sprintx.cancellations');
+        ctx.log.info(`cancel ${key} transfer #${stream.record.id} (${why}) after ${stream.log.receivedBytes} bytes`);
+      }
+      stream.discard(why);
+      ctx.stats.count('sprintx.wastedBytes', stream.record.wastedBytes);
+      this.streams.delete(key);
+      stream = undefined;
+    }
+    if (!stream) {
+      stream = this.open(req.url, repId, segments, index);
+      this.streams.set(key, stream);
+    }
+    this.enqueue(stream, req, resp, range);
+    return true;
+  }
+
+  private open(url: string, repId: string, segments: ByteRange[], index: number): ExpandedStream {
+    const ctx = this.ctx as DataPlaneContext;
+    const chunk = this.currentChunkBytes();
+    const plan = planExpandedRange(segments, index, chunk);
+    const record = {
+      id: ctx.stats.allocateTransferId(),
+      via: 'sprint-x' as const,
+      url,
+      range: `${plan.start}-${plan.end}`,
+      startMs: nowMs(),
+      firstByteMs: null,
+      endMs: null,
+      bytes: 0,
+      expectedBytes: rangeLength(plan),
+      throughputBitsPerSec: null,
+      targetChunkBytes: chunk,
+      rttEstimateSec: this.prober.estimator.smoothedSec ?? null,
+      bandwidthEstimateBitsPerSec: this.bandwidth.estimateBitsPerSec() ?? null,
+      segmentsServed: 0,
+      cancelled: false,
+      wastedBytes: 0,
+      error: null,
+    };
+    ctx.stats.addTransfer(record);
+    ctx.stats.count('sprintx.transfers');
+    const stream = new ExpandedStream(url, plan, repId, record, {
+      onWireSample: (bytes, sec) => {
+        this.bandwidth.addTransfer(bytes, sec);
+        this.publishEstimates();
+      },
+      onEnd: (s) => this.onStreamEnd(s),
+    });
+    stream.start();
+    this.publishEstimates();
+    return stream;
+  }
+
+  private onStreamEnd(s: ExpandedStream): void {
+    const ctx = this.ctx;
+    if (!ctx || s.record.cancelled) return;
+    if (s.failed === null) {
+      this.consecutiveFailures = 0;
+      return;
+    }
+    ctx.stats.count('sprintx.transferErrors');
+    ctx.log.warn(`transfer #${s.record.id} ${s.url} bytes=${s.record.range} failed: ${s.failed}`);
+    this.consecutiveFailures = s.record.segmentsServed > 0 ? 1 : this.consecutiveFailures + 1;
+    if (/ignored the Range|Content-Range/.test(s.failed)) this.degrade(`the server stopped honouring Range requests (${s.failed})`);
+    else if (this.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) this.degrade(`${this.consecutiveFailures} transfers in a row failed (last: ${s.failed})`);
+  }
+
+  /** Falls back to stock dash.js loading for the rest of the session, visibly. */
+  private degrade(reason: string): void {
+    const ctx = this.ctx;
+    if (!ctx || this.degraded !== null) return;
+    this.degraded = reason;
+    this.prober.stop();
+    ctx.stats.setMode('stock', `fell back from sprint-x during playback: ${reason}`);
+    ctx.stats.count('sprintx.fallbacks');
+    ctx.log.warn(`falling back to stock loading: ${reason}`);
+  }
+
+  private enqueue(stream: ExpandedStream, req: LoaderRequest, resp: LoaderResponse, range: ByteRange): void {
+    const ctx = this.ctx as DataPlaneContext;
+    const custom = req.customData;
+    const fr = custom.request;
+    const requestMs = nowMs();
+    let settled = false;
+    const pending: PendingSegment = {
+      range,
+      deliver: (arrival, transferId) => {
+        if (settled) return;
+        settled = true;
+        const n = arrival.data.byteLength;
+        resp.url = req.url;
+        resp.status = 206;
+        resp.statusText = 'Partial Content';
+        resp.headers = { 'content-range': `bytes ${range.start}-${range.end}/*`, 'content-length': String(n) };
+        resp.data = arrival.data.buffer as ArrayBuffer;
+        custom.sprintWire = { startMs: arrival.startMs, firstByteMs: arrival.firstByteMs, endMs: arrival.endMs, traces: arrival.traces };
+        ctx.stats.addSegment({
+          kind: 'media',
+          mediaType: fr?.mediaType ?? 'unknown',
+          url: req.url,
+          range: fr?.range ?? null,
+          index: Number.isFinite(fr?.index) ? (fr?.index as number) : NaN,
+          representationId: fr?.representation?.id ?? null,
+          bandwidth: fr?.representation?.bandwidth ?? null,
+          bytes: n,
+          requestMs,
+          firstByteMs: arrival.firstByteMs,
+          endMs: arrival.endMs,
+          status: 'ok',
+          transferId,
+        });
+        custom.onprogress?.({ loaded: n, total: n, lengthComputable: true });
+        custom.onloadend?.();
+      },
+      fail: (reason) => {
+        if (settled) return;
+        settled = true;
+        // No status: dash.js treats the load as failed and retries it through
+        // its own retry policy, which comes back here for a fresh transfer.
+        resp.url = req.url;
+        resp.status = 0;
+        resp.statusText = `sprint-x: ${reason}`;
+        ctx.stats.count('sprintx.segmentsFailedBack');
+        custom.onloadend?.();
+      },
+    };
+    custom.abort = () => {
+      if (settled) return;
+      settled = true;
+      stream.forget(pending);
+      ctx.stats.count('sprintx.segmentsAbortedByDash');
+      custom.onabort?.();
+    };
+    stream.request(pending);
+  }
+}

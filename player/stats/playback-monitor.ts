@@ -1,0 +1,142 @@
+/**
+ * Playback-state side of the stats: startup delay, rebuffering, bitrate
+ * switches, buffer levels and a bounded once-a-second time series, read from
+ * the <video> element and the dash.js player (never from our own data plane,
+ * so these figures judge it independently).
+ */
+import type { MediaPlayerClass } from 'dashjs';
+import { BoundedLog } from './bounded-log';
+import type { PlaybackSample, PlaybackStats } from './types';
+
+const SAMPLE_INTERVAL_MS = 1000;
+const MAX_SAMPLES = 7200; // two hours at one sample a second
+
+export class PlaybackMonitor {
+  private readonly createdMs = Date.now();
+  private startupDelayMs: number | null = null;
+  private stallStartMs: number | null = null;
+  private rebufferCount = 0;
+  private rebufferMs = 0;
+  private bitrateSwitches = 0;
+  private readonly errors: string[] = [];
+  private readonly samples = new BoundedLog<PlaybackSample>(MAX_SAMPLES);
+  private readonly timer: ReturnType<typeof setInterval>;
+  private readonly listeners: Array<[string, EventListener]> = [];
+
+  constructor(
+    private readonly video: HTMLVideoElement,
+    private readonly dash: MediaPlayerClass,
+    private readonly dashEvents: { QUALITY_CHANGE_RENDERED: string; ERROR: string; PLAYBACK_ERROR?: string },
+  ) {
+    this.listen('playing', () => this.onPlaying());
+    this.listen('waiting', () => this.onWaiting());
+    this.dash.on(this.dashEvents.QUALITY_CHANGE_RENDERED, this.onQualityRendered, this);
+    this.dash.on(this.dashEvents.ERROR, this.onError, this);
+    this.timer = setInterval(() => this.samples.push(this.sample()), SAMPLE_INTERVAL_MS);
+  }
+
+  private listen(type: string, fn: () => void): void {
+    const listener: EventListener = () => fn();
+    this.video.addEventListener(type, listener);
+    this.listeners.push([type, listener]);
+  }
+
+  private onPlaying(): void {
+    const now = Date.now();
+    if (this.startupDelayMs === null) this.startupDelayMs = now - this.createdMs;
+    if (this.stallStartMs !== null) {
+      this.rebufferMs += now - this.stallStartMs;
+      this.stallStartMs = null;
+    }
+  }
+
+  private onWaiting(): void {
+    // Waiting before the first frame is startup, and waiting during a seek is
+    // the user's doing: neither is a rebuffer.
+    if (this.startupDelayMs === null || this.video.seeking || this.video.ended) return;
+    if (this.stallStartMs === null) {
+      this.stallStartMs = Date.now();
+      this.rebufferCount += 1;
+    }
+  }
+
+  private onQualityRendered(e: { mediaType?: string }): void {
+    if (e.mediaType === 'video') this.bitrateSwitches += 1;
+  }
+
+  private onError(e: { error?: { code?: number; message?: string } }): void {
+    const err = e.error;
+    this.errors.push(err ? `dash.js error ${err.code ?? '?'}: ${err.message ?? ''}` : 'dash.js error');
+    if (this.errors.length > 100) this.errors.shift();
+  }
+
+  private bufferOf(type: 'video' | 'audio'): number {
+    try {
+      const v = this.dash.getBufferLength(type);
+      return Number.isFinite(v) ? v : 0;
+    } catch {
+      return 0; // before the stream is initialised dash.js throws
+    }
+  }
+
+  private videoBitrate(): number | null {
+    try {
+      return this.dash.getCurrentRepresentationForType('video')?.bandwidth ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  private dashThroughput(): number | null {
+    try {
+      const kbps = this.dash.getAverageThroughput('video');
+      return Number.isFinite(kbps) && kbps > 0 ? kbps * 1000 : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private sample(): PlaybackSample {
+    return {
+      atMs: Date.now(),
+      currentTimeSec: this.video.currentTime,
+      videoBufferSec: this.bufferOf('video'),
+      audioBufferSec: this.bufferOf('audio'),
+      videoBitrate: this.videoBitrate(),
+      dashThroughputBitsPerSec: this.dashThroughput(),
+    };
+  }
+
+  snapshot(): PlaybackStats {
+    const now = Date.now();
+    const s = this.sample();
+    return {
+      currentTimeSec: s.currentTimeSec,
+      videoBufferSec: s.videoBufferSec,
+      audioBufferSec: s.audioBufferSec,
+      videoBitrate: s.videoBitrate,
+      dashThroughputBitsPerSec: s.dashThroughputBitsPerSec,
+      startupDelayMs: this.startupDelayMs,
+      rebufferCount: this.rebufferCount,
+      rebufferMs: this.rebufferMs + (this.stallStartMs === null ? 0 : now - this.stallStartMs),
+      bitrateSwitches: this.bitrateSwitches,
+      ended: this.video.ended,
+      errors: this.errors.slice(),
+    };
+  }
+
+  series(): PlaybackSample[] {
+    return this.samples.toArray();
+  }
+
+  get droppedSamples(): number {
+    return this.samples.dropped;
+  }
+
+  destroy(): void {
+    clearInterval(this.timer);
+    for (const [type, l] of this.listeners) this.video.removeEventListener(type, l);
+    this.dash.off(this.dashEvents.QUALITY_CHANGE_RENDERED, this.onQualityRendered, this);
+    this.dash.off(this.dashEvents.ERROR, this.onError, this);
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Headless Debian Chromium for end-to-end tests, driven by puppeteer-core.
+ * Flags are the ones measured to work on this machine
+ * (shared/design/browser-facts.md); every launch gets a fresh profile
+ * directory that `close()` removes, and the browser process is killed by PID
+ * if it does not exit.
+ */
+import { mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const CHROMIUM_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--autoplay-policy=no-user-gesture-required',
+  '--mute-audio',
+];
+
+export interface TestBrowser {
+  browser: Browser;
+  profileDir: string;
+  newPage(): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(extraArgs: string[] = [], options: { extensions?: string[] } = {}): Promise<TestBrowser> {
+  const profileDir = mkdtempSync(join(tmpdir(), 'sprint-chromium-'));
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    pipe: true,
+    args: [...CHROMIUM_FLAGS, `--user-data-dir=${profileDir}`, ...extraArgs],
+    enableExtensions: options.extensions ?? false,
+  });
+  const pid = browser.process()?.pid;
+  const consoleLines: string[] = [];
+  return {
+    browser,
+    profileDir,
+    async newPage() {
+      const page = await browser.newPage();
+      page.on('console', (m) => {
+        consoleLines.push(`${m.type()}: ${m.text()}`);
+        if (process.env.SPRINT_TEST_CONSOLE) console.log(`[page] ${m.type()}: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => consoleLines.push(`pageerror: ${(e as Error).message}`));
+      return page;
+    },
+    async close() {
+      try {
+        await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]);
+      } finally {
+        if (pid !== undefined) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+        }
+        rmSync(profileDir, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * End-to-end fixture: the `test` content set, an origin on loopback with its
+ * access log, headless Chromium on the demo page, and bounded waits on what
+ * the player reports. Everything started here is stopped by `close()`.
+ */
+import { mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import type { Page } from 'puppeteer-core';
+import { ensureContent } from '../../../demo/content/generate';
+import { startOrigin, type Origin, type OriginOptions, type AccessRecord } from '../../../demo/server/origin';
+import type { SprintStats } from '../../../player/stats/types';
+import { launchBrowser, type TestBrowser } from './browser';
+
+export const TEST_SET = 'test';
+
+export interface Stack {
+  origin: Origin;
+  browser: TestBrowser;
+  page: Page;
+  dir: string;
+  close(): Promise<void>;
+}
+
+export async function ensureTestContent(): Promise<void> {
+  await ensureContent({ set: TEST_SET, log: (l) => process.stderr.write(`${l}\n`) });
+}
+
+export async function startStack(originOptions: OriginOptions = {}): Promise<Stack> {
+  await ensureTestContent();
+  const dir = mkdtempSync(join(tmpdir(), 'sprint-e2e-'));
+  const origin = await startOrigin({ logFile: join(dir, 'access.jsonl'), ...originOptions });
+  let browser: TestBrowser | undefined;
+  try {
+    browser = await launchBrowser();
+    const page = await browser.newPage();
+    const b = browser;
+    return {
+      origin,
+      browser,
+      page,
+      dir,
+      async close() {
+        await b.close();
+        await origin.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    await browser?.close();
+    await origin.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+export function demoUrl(origin: Origin, params: Record<string, string>): string {
+  const q = new URLSearchParams({ set: TEST_SET, ...params });
+  return `${origin.url}/?${q.toString()}`;
+}
+
+export async function stats(page: Page): Promise<SprintStats> {
+  return page.evaluate(() => {
+    const p = (window as unknown as { sprintPlayer?: { stats(): unknown } }).sprintPlayer;
+    if (!p) throw new Error('window.sprintPlayer is not set: the demo page did not start');
+    return JSON.parse(JSON.stringify(p.stats()));
+  }) as Promise<SprintStats>;
+}
+
+/**
+ * Waits until playback has advanced to at least `seconds`, polling the
+ * player's stats; fails with the last stats if `timeoutMs` passes first or
+ * the player reports errors.
+ */
+export async function waitForPlayback(page: Page, seconds: number, timeoutMs: number): Promise<SprintStats> {
+  const deadline = Date.now() + timeoutMs;
+  let last: SprintStats | undefined;
+  while (Date.now() < deadline) {
+    last = await stats(page);
+    if (last.playback.errors.length > 0) {
+      throw new Error(`player errors: ${last.playback.errors.join('; ')}`);
+    }
+    if (last.playback.currentTimeSec >= seconds) return last;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(
+    `playback did not reach ${seconds}s within ${timeoutMs}ms; last: time=${last?.playback.currentTimeSec} mode=${last?.mode} (${last?.modeReason}) segments=${last?.segments.length}`,
+  );
+}
+
+/** Access-log records of media bytes (not manifests, probes or the page). */
+export function mediaRecords(origin: Origin): AccessRecord[] {
+  return origin.records().filter((r) => r.url !== null && r.url.startsWith('/media/') && !r.url.endsWith('.mpd') && r.method === 'GET');
+}

@@ -1,0 +1,65 @@
+/**
+ * The dash.js internals Sprint's loader hook (player/dash/loader-hook.ts)
+ * relies on, checked against the installed package so an upgrade that moves
+ * them turns this red before any e2e run: the pinned version, the XHRLoader
+ * factory name and its load(request, response) contract with the customData
+ * callbacks, the response-interceptor step that runs after request timing is
+ * set and before the HTTP metric, and the trace-based throughput sample.
+ */
+import { readFileSync } from 'fs';
+import { join } from 'path';
+
+const root = join(__dirname, '..', '..', '..');
+const dashDir = join(root, 'node_modules', 'dashjs');
+const bundle = readFileSync(join(dashDir, 'dist', 'modern', 'esm', 'dash.all.debug.js'), 'utf8');
+
+function section(start: string, length = 6000): string {
+  const i = bundle.indexOf(start);
+  if (i < 0) throw new Error(`dash.js bundle no longer contains ${JSON.stringify(start)}`);
+  return bundle.slice(i, i + length);
+}
+
+describe('pinned dash.js', () => {
+  it('is exactly 5.2.1 in package.json, the lockfile and node_modules', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(pkg.dependencies.dashjs).toBe('5.2.1');
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
+    expect(lock.packages['node_modules/dashjs'].version).toBe('5.2.1');
+    expect(JSON.parse(readFileSync(join(dashDir, 'package.json'), 'utf8')).version).toBe('5.2.1');
+  });
+
+  it('XHRLoader is a factory-built class whose load() gets (request, response) and customData callbacks', () => {
+    expect(bundle).toContain("XHRLoader.__dashjs_factory_name = 'XHRLoader'");
+    const xhr = section('function XHRLoader() {', 2500);
+    expect(xhr).toMatch(/function load\(commonMediaRequest, commonMediaResponse\)/);
+    expect(xhr).toMatch(/commonMediaRequest\.customData\.abort = /);
+    expect(xhr).toMatch(/customData\.onloadend/);
+    expect(xhr).toMatch(/customData\.onprogress/);
+  });
+
+  it('FactoryMaker.extend with override keeps the parent and replaces its own properties', () => {
+    const merge = section('function merge(classConstructor, context, args) {', 1500);
+    expect(merge).toMatch(/parent: classInstance/);
+    expect(merge).toMatch(/classInstance\.hasOwnProperty\(prop\)/);
+  });
+
+  it('HTTPLoader sets request dates, then runs response interceptors, then records the metric with the traces', () => {
+    const end = section('const _onRequestEnd = function (aborted = false) {', 2500);
+    const timing = end.indexOf('_updateRequestTimingInfo()');
+    const interceptors = end.indexOf('_applyResponseInterceptors(commonMediaResponse)');
+    const metric = end.indexOf('_addHttpRequestMetric(commonMediaRequest, commonMediaResponse, traces)');
+    expect(timing).toBeGreaterThan(-1);
+    expect(interceptors).toBeGreaterThan(timing);
+    expect(metric).toBeGreaterThan(interceptors);
+    // the traces array the metric uses is the one exposed on the request object
+    expect(section('const _onprogress = function (event) {', 3000)).toMatch(/requestObject\.traces = traces/);
+  });
+
+  it('the throughput sample comes from the request traces and dates (what Sprint rewrites)', () => {
+    expect(bundle).toMatch(/vo\.trequest = request\.startDate;/);
+    expect(bundle).toMatch(/vo\.tresponse = request\.firstByteDate;/);
+    expect(bundle).toMatch(/vo\._tfinish = request\.endDate;/);
+    const xhrTp = section('function _calculateThroughputValuesForXhr(httpRequest, latencyInMs) {', 2500);
+    expect(xhrTp).toMatch(/httpRequest\.trace\.reduce/);
+  });
+});
