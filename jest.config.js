@@ -9,14 +9,14 @@ module.exports = {
       testEnvironment: 'node',
       roots: ['<rootDir>/test/unit'],
       transform: { '^.+\\.ts$': tsJest },
-      testTimeout: 60000,
+      setupFilesAfterEnv: ['<rootDir>/test/unit/jest-setup.ts'],
     },
     {
       displayName: 'e2e',
       testEnvironment: 'node',
       roots: ['<rootDir>/test/e2e'],
       transform: { '^.+\\.ts$': tsJest },
-      testTimeout: 300000,
+      setupFilesAfterEnv: ['<rootDir>/test/e2e/support/jest-setup.ts'],
     },
   ],
 };

@@ -34,6 +34,8 @@ export interface WireCaptureSummary {
   readonly captured: number | null;
   readonly droppedByKernel: number | null;
   readonly unparsedLines: number;
+  /** The first few lines that were not packet summaries (diagnostics). */
+  readonly unparsedExamples: readonly string[];
 }
 
 export class WireCapture {
@@ -52,6 +54,7 @@ export class WireCapture {
     const packets: Record<string, number> = {};
     const bytes: Record<string, number> = {};
     let unparsed = 0;
+    const unparsedExamples: string[] = [];
     let lastT = 0;
     const binner = new Binner(binMs, (bin: Bin) => {
       const flows: Record<string, { bytes: number; wireBytes: number; packets: number }> = {};
@@ -85,9 +88,11 @@ export class WireCapture {
     const idleTimer = setInterval(() => binner.advance(Math.max(lastT * 1000, Date.now() - 1000)), 500);
     const lines = readline.createInterface({ input: child.stdout!, crlfDelay: Infinity });
     lines.on('line', (line) => {
+      if (line.trim() === '') return;
       const p = parseTcpdumpLine(line);
       if (!p) {
         unparsed++;
+        if (unparsedExamples.length < 3) unparsedExamples.push(line.slice(0, 200));
         return;
       }
       const port = String(p.srcPort);
@@ -104,7 +109,7 @@ export class WireCapture {
       clearInterval(idleTimer);
       binner.finish(Math.max(lastT * 1000, Date.now()));
       const stats = parseTcpdumpStats(stderr);
-      const summary: WireCaptureSummary = { out: options.out, packetsByPort: packets, bytesByPort: bytes, ...stats, unparsedLines: unparsed };
+      const summary: WireCaptureSummary = { out: options.out, packetsByPort: packets, bytesByPort: bytes, ...stats, unparsedLines: unparsed, unparsedExamples };
       writer.write({ kind: 'capture-stop', t: Date.now() / 1000, ...summary });
       await writer.close();
       return summary;

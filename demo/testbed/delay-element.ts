@@ -10,6 +10,7 @@
 
 import { ChildProcess, spawnSync } from 'child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { ProcessTracker } from './processes';
 import { runSync } from './shell';
@@ -81,7 +82,9 @@ export function buildDelayElement(options: { force?: boolean; root?: string } = 
   const newest = Math.max(...sources.map((f) => statSync(path.join(sourceDir, f)).mtimeMs));
   if (!options.force && existsSync(binary) && statSync(binary).mtimeMs >= newest) return binary;
   mkdirSync(path.dirname(binary), { recursive: true });
-  const env = { ...process.env, CGO_ENABLED: '0' };
+  // CI may run without HOME; Go then needs an explicit build cache. Never fetch a toolchain.
+  const env: NodeJS.ProcessEnv = { ...process.env, CGO_ENABLED: '0', GOTOOLCHAIN: 'local' };
+  if (!env['GOCACHE'] && !env['HOME'] && !env['XDG_CACHE_HOME']) env['GOCACHE'] = path.join(os.tmpdir(), 'sprint-go-build-cache');
   const r = spawnSync('go', ['build', '-o', binary, '.'], { cwd: sourceDir, env, encoding: 'utf8', timeout: 300000 });
   if (r.error || r.status !== 0) {
     throw new Error(`building the delay element failed (go build in ${sourceDir}): ${r.error?.message ?? r.stderr}`);

@@ -4,7 +4,9 @@
 // direction. Paper §V-A: a video flow and bulk flows share one drop-tail
 // bottleneck; the recipe and its pitfalls are in shared/design/testbed.md.
 //
-// What createTestbed sets up, in order:
+// createTestbed first runs preflight.ts and refuses, listing what is missing,
+// when not root or when namespaces, veth, tbf, ethtool or the requested
+// congestion control are unavailable. What it then sets up, in order:
 //   - namespaces `sprint-<pid>-<rand>-{srv,rtr,cli}` (names.ts), IPv6 off, lo up;
 //   - veth pairs created directly inside the namespaces (never in the host's),
 //     addresses 10.201.1.0/24 (server side) and 10.201.2.0/24 (client side),
@@ -30,6 +32,7 @@ import { registerCleanup } from './cleanup';
 import { checkCongestionControl, CongestionCheck } from './congestion';
 import { DelayElement, startDelayElement } from './delay-element';
 import { ADDRESSES, RunNames, runNames } from './names';
+import { assertPreflight } from './preflight';
 import { ExecOptions, ProcessTracker } from './processes';
 import { inNamespace, runAsync, runSync, trySync } from './shell';
 import { parseSsOutput } from './ss-parse';
@@ -56,6 +59,8 @@ export interface TopologyOptions {
   readonly uplink?: { readonly rateBitsPerSec: number; readonly queueBytes: number };
   /** Progress/diagnostic lines (default: silent). */
   readonly log?: (line: string) => void;
+  /** Skip the preflight checks (default false: refuse clearly when something is missing). */
+  readonly skipPreflight?: boolean;
 }
 
 export interface Testbed {
@@ -145,6 +150,14 @@ export function resolveTopology(options: TopologyOptions): ResolvedTopology {
 /** Builds the topology. On any failure everything created so far is removed and the error rethrown. */
 export async function createTestbed(options: TopologyOptions): Promise<Testbed> {
   const settings = resolveTopology(options);
+  if (!options.skipPreflight) {
+    assertPreflight({
+      congestionControl: settings.congestionControl,
+      capture: false,
+      delay: settings.delayMs !== null,
+      delayBinary: options.delayBinary,
+    });
+  }
   const log = options.log ?? ((): void => undefined);
   const names = runNames();
   const tracker = new ProcessTracker();

@@ -151,7 +151,11 @@ func (c *Conn) teardown() {
 	c.mu.Unlock()
 	ev.T = c.h.now()
 	c.h.out.Send(ev)
-	c.h.logger.Printf("conn %d closed: %s %s (read %d bytes, wrote %d)", c.id, ev.Reason, ev.Message, ev.BytesRead, ev.BytesWritten)
+	detail := ev.Reason
+	if ev.Message != "" {
+		detail += ": " + ev.Message
+	}
+	c.h.logger.Printf("conn %d closed (%s), read %d bytes, wrote %d", c.id, detail, ev.BytesRead, ev.BytesWritten)
 }
 
 // failQueuedWrites answers every write still queued after the writer stopped. No write can be queued

@@ -38,21 +38,22 @@ export function statusHasBody(status: number, method: RequestMethod): boolean {
 export function contentLengthOf(head: ParsedHead, offset: number, responseIndex: number): number | null {
   const raw = head.headers.getAll('content-length');
   if (raw.length === 0) return null;
+  const at = head.headers.offsetOf('content-length') ?? offset;
   let value: number | null = null;
   for (const field of raw) {
     for (const part of field.split(',')) {
       const t = part.trim();
       const shown = JSON.stringify(t);
-      if (/^-\d+$/.test(t)) throw new HttpParseError('bad-content-length', offset, responseIndex, `Content-Length ${shown} is negative`);
-      if (!/^\d+$/.test(t)) throw new HttpParseError('bad-content-length', offset, responseIndex, `Content-Length ${shown} is not a decimal number`);
+      if (/^-\d+$/.test(t)) throw new HttpParseError('bad-content-length', at, responseIndex, `Content-Length ${shown} is negative`);
+      if (!/^\d+$/.test(t)) throw new HttpParseError('bad-content-length', at, responseIndex, `Content-Length ${shown} is not a decimal number`);
       const n = Number(t);
       if (t.replace(/^0+(?=\d)/, '').length > 16 || !Number.isSafeInteger(n)) {
-        throw new HttpParseError('bad-content-length', offset, responseIndex, `Content-Length ${shown} overflows (more than 2^53-1)`);
+        throw new HttpParseError('bad-content-length', at, responseIndex, `Content-Length ${shown} overflows (more than 2^53-1)`);
       }
       if (value !== null && value !== n) {
         throw new HttpParseError(
           'conflicting-content-length',
-          offset,
+          at,
           responseIndex,
           `Content-Length given with different values (${JSON.stringify(raw.join(', '))})`,
         );
@@ -63,7 +64,10 @@ export function contentLengthOf(head: ParsedHead, offset: number, responseIndex:
   return value;
 }
 
-/** Decides framing and persistence for a final (non-1xx) response head that starts at stream byte `offset`. */
+/**
+ * Decides framing and persistence for a final (non-1xx) response head that
+ * starts at stream byte `offset`. Errors point at the offending field line.
+ */
 export function decideFraming(head: ParsedHead, method: RequestMethod, offset: number, responseIndex: number): FramingDecision {
   const contentLength = contentLengthOf(head, offset, responseIndex);
   const connection = head.headers.tokens('connection');
@@ -76,13 +80,14 @@ export function decideFraming(head: ParsedHead, method: RequestMethod, offset: n
     framing = { kind: 'none' };
   } else if (head.headers.has('transfer-encoding')) {
     const te = head.headers.get('transfer-encoding') as string;
+    const at = head.headers.offsetOf('transfer-encoding') ?? offset;
     if (head.httpVersion === '1.0') {
-      throw new HttpParseError('bad-transfer-encoding', offset, responseIndex, `Transfer-Encoding ${JSON.stringify(te)} in an HTTP/1.0 response`);
+      throw new HttpParseError('bad-transfer-encoding', at, responseIndex, `Transfer-Encoding ${JSON.stringify(te)} in an HTTP/1.0 response`);
     }
     if (contentLength !== null) {
       throw new HttpParseError(
         'length-and-chunked',
-        offset,
+        at,
         responseIndex,
         `both Content-Length (${contentLength}) and Transfer-Encoding (${JSON.stringify(te)}) are present`,
       );
@@ -91,7 +96,7 @@ export function decideFraming(head: ParsedHead, method: RequestMethod, offset: n
     if (codings.length !== 1 || codings[0] !== 'chunked') {
       throw new HttpParseError(
         'bad-transfer-encoding',
-        offset,
+        at,
         responseIndex,
         `Transfer-Encoding ${JSON.stringify(te)} is not exactly "chunked" (only chunked is decoded; identity content was requested)`,
       );

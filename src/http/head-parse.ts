@@ -43,7 +43,8 @@ export function parseHead(block: Uint8Array, offset: number, responseIndex: numb
   if (lines.length === 0) fail('bad-status-line', 0, 'empty head');
   const [statusStart, statusEnd] = lines[0] as [number, number];
   const statusLine = parseStatusLine(block, statusStart, statusEnd, fail);
-  return { ...statusLine, headers: new HeaderList(parseFieldLines(block, lines.slice(1), fail)) };
+  const fieldLines = lines.slice(1);
+  return { ...statusLine, headers: new HeaderList(parseFieldLines(block, fieldLines, fail), fieldLines.map(([s]) => offset + s)) };
 }
 
 /**

@@ -5,16 +5,27 @@
 export class HeaderList {
   private readonly fields: ReadonlyArray<readonly [string, string]>;
   private readonly byName = new Map<string, string[]>();
+  private readonly firstOffset = new Map<string, number>();
 
-  /** `fields`: [name, value] pairs in received order (value already trimmed). */
-  constructor(fields: ReadonlyArray<readonly [string, string]>) {
+  /**
+   * `fields`: [name, value] pairs in received order (value already trimmed);
+   * `offsets`: the stream offset of each field line, for error messages.
+   */
+  constructor(fields: ReadonlyArray<readonly [string, string]>, offsets: readonly number[] = []) {
     this.fields = fields;
-    for (const [name, value] of fields) {
+    fields.forEach(([name, value], i) => {
       const key = name.toLowerCase();
       const list = this.byName.get(key);
       if (list) list.push(value);
       else this.byName.set(key, [value]);
-    }
+      const at = offsets[i];
+      if (at !== undefined && !this.firstOffset.has(key)) this.firstOffset.set(key, at);
+    });
+  }
+
+  /** Stream offset of the first `name` field line, if known. */
+  offsetOf(name: string): number | undefined {
+    return this.firstOffset.get(name.toLowerCase());
   }
 
   /** All values of `name` joined with ", " (RFC 9110 §5.3), or undefined if absent. */

@@ -193,7 +193,8 @@ export class PipelinedClient implements TransportReceiver {
    * Serialises `request` and writes it now, behind the requests already in
    * flight. Throws HttpRequestError for an invalid request and Error when the
    * connection does not accept requests (check `canEnqueue`); nothing is
-   * written then.
+   * written then. If the transport's write throws, the connection is
+   * terminated: the returned handle has already failed (retryable).
    */
   enqueue(request: HttpRequest, events: RequestEvents = {}): RequestHandle {
     if (!this.canEnqueue) {
@@ -321,7 +322,9 @@ export class PipelinedClient implements TransportReceiver {
       }
     }
     if (this.finished) return; // a callback closed the client
-    if (!head.keepAlive) {
+    if (this.closeReason !== null) {
+      this.terminate(this.closeReason, null); // a body delimited by the close just ended
+    } else if (!head.keepAlive) {
       const behind = this.queue.length;
       this.terminate({ kind: 'protocol', message: `response #${head.index} closes the connection (${head.httpVersion === '1.0' ? 'HTTP/1.0' : 'Connection: close'}) with ${behind} request(s) unanswered` }, null, 'connection-closed');
     } else if (this.connection.state === 'draining') {
@@ -378,12 +381,10 @@ export class PipelinedClient implements TransportReceiver {
       if (failure.retryable) retry.push(entry);
       this.fail(entry, failure);
     });
-    if (this.closeReason === null) {
-      try {
-        this.transport.close();
-      } catch (err) {
-        this.callbackErrors.push(err);
-      }
+    try {
+      this.transport.close(); // idempotent; also releases a transport that reported its own close
+    } catch (err) {
+      this.callbackErrors.push(err);
     }
     const closed: ConnectionClosed = {
       kind: how.kind,

@@ -131,7 +131,7 @@ export class ResponseParser {
     return this.completed;
   }
 
-  /** Bytes pushed after the parser ended or failed (not parsed). */
+  /** Bytes pushed in push() calls after the parser ended or failed (not parsed). */
   get bytesIgnored(): number {
     return this.ignored;
   }
@@ -159,7 +159,6 @@ export class ResponseParser {
         this.st = 'failed'; // a handler threw: the parser cannot be trusted any more
         throw err;
       }
-      this.ignored += bytes.length - i;
     } finally {
       this.base += bytes.length;
       this.pushing = false;

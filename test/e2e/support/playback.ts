@@ -88,7 +88,11 @@ export async function waitForPlayback(page: Page, seconds: number, timeoutMs: nu
   );
 }
 
+export type MediaRecord = AccessRecord & { url: string };
+
 /** Access-log records of media bytes (not manifests, probes or the page). */
-export function mediaRecords(origin: Origin): AccessRecord[] {
-  return origin.records().filter((r) => r.url !== null && r.url.startsWith('/media/') && !r.url.endsWith('.mpd') && r.method === 'GET');
+export function mediaRecords(origin: Origin): MediaRecord[] {
+  return origin
+    .records()
+    .filter((r): r is MediaRecord => r.url !== null && r.url.startsWith('/media/') && !r.url.endsWith('.mpd') && r.method === 'GET');
 }

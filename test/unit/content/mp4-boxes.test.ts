@@ -40,7 +40,7 @@ function sidxBox(version: 0 | 1, timescale: number, ept: number, firstOffset: nu
 
 function fragment(size: number): Buffer {
   // moof (16 bytes) + mdat filling the rest, so each reference starts at a box boundary.
-  return Buffer.concat([box('moof', Buffer.alloc(8)), box('mdat', Buffer.alloc(size - 16))]);
+  return Buffer.concat([box('moof', Buffer.alloc(8)), box('mdat', Buffer.alloc(size - 24))]);
 }
 
 describe('listBoxes', () => {

@@ -1,0 +1,2 @@
+/** Unit tests include real loopback servers and short ffmpeg encodes: allow a minute each. */
+jest.setTimeout(60_000);
