@@ -31,7 +31,7 @@ export class SprintPlayer {
     readonly video: HTMLVideoElement,
     manifestUrl: string,
     options: SprintPlayerOptions = {},
-    providers: readonly ModeProvider[] = modeProviders,
+    providers?: readonly ModeProvider[],
   ) {
     if (!(video instanceof HTMLVideoElement)) throw new TypeError('Sprint.createPlayer: first argument must be a <video> element');
     if (typeof manifestUrl !== 'string' || manifestUrl === '') throw new TypeError('Sprint.createPlayer: manifestUrl must be a non-empty string');
@@ -51,7 +51,10 @@ export class SprintPlayer {
     this.monitor = new PlaybackMonitor(video, this.dash, dashjs.MediaPlayer.events);
 
     const base: Omit<DataPlaneContext, 'stats'> = { dash: this.dash, dashjs, manifestUrl: absoluteManifest, log, epsilon };
-    this.ready = resolveMode(requested, providers, base).then(({ plane, reason }) => {
+    if (options.sprintTransport !== undefined && options.sprintTransport !== 'extension' && options.sprintTransport !== 'fetch') {
+      throw new RangeError(`Sprint.createPlayer: sprintTransport must be "extension" or "fetch", got ${JSON.stringify(options.sprintTransport)}`);
+    }
+    this.ready = resolveMode(requested, providers ?? modeProviders(options.sprintTransport), base).then(({ plane, reason }) => {
       if (this.destroyed) return plane.mode;
       this.plane = plane;
       this.recorder.setMode(plane.mode, reason);
@@ -69,6 +72,7 @@ export class SprintPlayer {
       modeReason: this.recorder.modeReason,
       segments: this.recorder.segments.toArray(),
       transfers: this.recorder.transfers.toArray(),
+      trains: this.recorder.trains.toArray(),
       droppedRecords: this.recorder.droppedRecords + this.monitor.droppedSamples,
       playback: this.monitor.snapshot(),
       samples: this.monitor.series(),

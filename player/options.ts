@@ -24,6 +24,12 @@ export interface SprintPlayerOptions {
    * Any other rule can be added through `beforeAttach`.
    */
   abr?: string;
+  /**
+   * How Sprint's trains travel: `extension` (default; the Sprint extension's
+   * sockets, HTTP/1.1 pipelining on connections Sprint controls) or `fetch`
+   * (the browser maps requests to connections: for HTTP/2 origins and tests).
+   */
+  sprintTransport?: 'extension' | 'fetch';
   /** Passed to dash.js `updateSettings` before the source is attached. */
   dashSettings?: MediaPlayerSettingClass;
   /** Start playback as soon as possible (dash.js autoplay). Default true. */

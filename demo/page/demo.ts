@@ -19,6 +19,7 @@ const set = params.get('set') ?? 'demo';
 const layout = params.get('layout') ?? 'unchunked';
 const mode = params.get('mode') ?? 'auto';
 const abr = params.get('abr') ?? undefined;
+const transport = params.get('transport') ?? undefined;
 const manifest = params.get('manifest') ?? `media/${encodeURIComponent(set)}/${encodeURIComponent(layout)}/manifest.mpd`;
 
 function el<T extends HTMLElement>(id: string): T {
@@ -62,7 +63,11 @@ function start(): void {
   const reason = el<HTMLElement>('reason');
   let player: SprintPlayer;
   try {
-    player = window.Sprint.createPlayer(video, manifest, { mode: mode as SprintApi.RequestedMode, abr });
+    player = window.Sprint.createPlayer(video, manifest, {
+      mode: mode as SprintApi.RequestedMode,
+      abr,
+      sprintTransport: transport as 'extension' | 'fetch' | undefined,
+    });
   } catch (e) {
     overlay.textContent = `error: ${(e as Error).message}`;
     throw e;

@@ -11,10 +11,10 @@ import (
 	"strings"
 )
 
-// AllowedExtensionOrigins lists the Sprint extension's origins, comma-separated. The lead fills in the real
-// ID (derived from the manifest "key"); the placeholder below can never match a real origin (real IDs are 32
-// letters a-p), so an unconfigured build refuses every caller.
-const AllowedExtensionOrigins = "chrome-extension://REPLACE-WITH-SPRINT-EXTENSION-ID/"
+// AllowedExtensionOrigins lists the Sprint extension's origins, comma-separated: the ID derived from the
+// public key in extension/manifest.json ("key"), as computed by extension/install/extension-id.ts
+// (SHA-256 of the DER key, first 32 hex digits mapped 0-f → a-p). Change both together.
+const AllowedExtensionOrigins = "chrome-extension://aieflfmlkjpkgldfefpdcbfiogenabna/"
 
 // EnvAllowedOrigins names the environment variable that adds origins to the allowlist, comma-separated.
 // Meant for tests that load the extension from a different directory (and so get a different ID).

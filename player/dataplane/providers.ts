@@ -1,8 +1,11 @@
 /**
- * The Sprint modes this build can offer, in one list the mode resolver reads.
- * `stock` needs no provider: it is the fallback that always works.
+ * The Sprint modes this build can offer, in preference order, for the
+ * resolver. `stock` needs no provider: it is the fallback that always works.
  */
 import type { ModeProvider } from './resolve-mode';
 import { sprintXProvider } from '../sprintx/capability';
+import { sprintProvider, type TransportChoice } from '../sprint/capability';
 
-export const modeProviders: readonly ModeProvider[] = [sprintXProvider];
+export function modeProviders(transport: TransportChoice = 'extension'): ModeProvider[] {
+  return [sprintProvider(transport, null), sprintXProvider];
+}

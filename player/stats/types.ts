@@ -61,6 +61,27 @@ export interface TransferRecord {
   error: string | null;
 }
 
+/** One Sprint train (paper §IV-B1): the requests issued from a resume until the chunk size was requested. */
+export interface TrainRecord {
+  id: number;
+  mediaType: string;
+  /** The model's chunk size when the train started. */
+  targetBytes: number;
+  issuedBytes: number;
+  completedBytes: number;
+  requests: number;
+  /** Outstanding window (requests) in force. */
+  window: number;
+  startMs: number;
+  endMs: number | null;
+  /** completedBytes*8 over the time from the first to the last byte of the train. */
+  throughputBitsPerSec: number | null;
+  /** Nominal bitrates of the segments requested, in order. */
+  bitrates: number[];
+  rttEstimateSec: number | null;
+  bandwidthEstimateBitsPerSec: number | null;
+}
+
 export interface PlaybackSample {
   atMs: number;
   currentTimeSec: number;
@@ -95,6 +116,10 @@ export interface EstimateStats {
   chunkBytes: number | null;
   /** Where the estimates come from (e.g. `probe`, `tcp-info`, `wire-timing`). */
   source: string | null;
+  /** Sprint: outstanding window (requests) in force. */
+  outstandingWindow?: number | null;
+  /** Sprint: how the train's requests travel (`extension`, `fetch`). */
+  transport?: string | null;
 }
 
 export interface SprintStats {
@@ -105,6 +130,8 @@ export interface SprintStats {
   modeReason: string;
   segments: SegmentRecord[];
   transfers: TransferRecord[];
+  /** Sprint trains (empty in other modes). */
+  trains: TrainRecord[];
   /** Records dropped because the bounded logs were full. */
   droppedRecords: number;
   playback: PlaybackStats;

@@ -63,3 +63,29 @@ describe('pinned dash.js', () => {
     expect(xhrTp).toMatch(/httpRequest\.trace\.reduce/);
   });
 });
+
+describe('dash.js scheduling internals the Sprint scheduler hook relies on', () => {
+  it('ScheduleController exposes startScheduleTimer, setLastInitializedRepresentationId and getBufferTarget', () => {
+    expect(bundle).toContain("ScheduleController.__dashjs_factory_name = 'ScheduleController'");
+    const sc = section('function ScheduleController(config) {', 40000);
+    const exported = sc.slice(sc.indexOf('instance = {'), sc.indexOf('instance = {') + 600);
+    for (const name of ['startScheduleTimer', 'setLastInitializedRepresentationId', 'getBufferTarget', 'getType']) {
+      expect(exported).toContain(name);
+    }
+    // the schedule loop asks the ABR at issue time
+    expect(sc).toMatch(/abrController\.checkPlaybackQuality\(type, streamInfo\.id\)/);
+  });
+
+  it('FragmentModel announces each scheduled request before loading it, and appends are announced', () => {
+    expect(bundle).toMatch(/eventBus\.trigger\(events\.FRAGMENT_LOADING_STARTED, \{\s*request: request\s*\}/);
+    expect(bundle).toContain("this.BYTES_APPENDED_END_FRAGMENT = 'bytesAppendedEndFragment'");
+    expect(bundle).toContain("this.FRAGMENT_LOADING_STARTED = 'fragmentLoadingStarted'");
+  });
+
+  it('a default quality switch waits for loading requests, then aborts the append queue (why completions are released one append at a time)', () => {
+    const sw = section('function _prepareForDefaultQualitySwitch(newRepresentation, oldRepresentation) {', 1500);
+    expect(sw).toMatch(/FRAGMENT_MODEL_LOADING/);
+    const prep = section('function _defaultQualitySwitchPreparation(newRepresentation, oldRepresentation) {', 600);
+    expect(prep).toMatch(/abort\(\)/);
+  });
+});

@@ -1,0 +1,284 @@
+// `sprint ab`: the A/B evaluation of issue 5 (paper §V-A/B) from the command
+// line. Parses and checks the options, builds the plan (plan.ts), refuses
+// clearly when the machine cannot run it (not root, no namespaces/tc/tcpdump,
+// no Chromium, content too short, durations over the limits), then runs it
+// (ab.ts) with a progress bar on stderr and writes the results folder.
+// Exit codes: 0 done, 1 a run failed or the machine cannot run the plan,
+// 2 bad invocation, 130 interrupted (Ctrl-C; the report of the runs made so
+// far is still written).
+
+import * as path from 'path';
+import { OptionsSpec, parseArgs, parseInteger, UsageError } from '../../src/cli/args';
+import { CliIo, processIo, reportError } from '../../src/cli/io';
+import { parseSeconds } from '../../src/units';
+import { CONGESTION_CONTROLS, CongestionControl } from '../testbed/topology';
+import { checkCanRun, runAb } from './ab';
+import { durationLabel } from './format';
+import { crossConditions, joinGridWords, parseGrid, parseQueues, parseRates } from './grid';
+import { buildPlan, checkAbr, CommonSettings, parsePlayers, Plan } from './plan';
+import { DEFAULT_SCHEDULE_TEXT, formatSchedule, parseSchedule, resolveSchedule } from './schedule';
+
+const SPEC: OptionsSpec = {
+  players: { kind: 'value' },
+  rate: { kind: 'value' },
+  queue: { kind: 'value' },
+  grid: { kind: 'value' },
+  bulk: { kind: 'value' },
+  duration: { kind: 'value' },
+  warmup: { kind: 'value' },
+  schedule: { kind: 'value' },
+  cc: { kind: 'value' },
+  delay: { kind: 'value' },
+  'slow-start-after-idle': { kind: 'value' },
+  repeat: { kind: 'value' },
+  layout: { kind: 'value' },
+  set: { kind: 'value' },
+  abr: { kind: 'value' },
+  control: { kind: 'flag' },
+  'no-control': { kind: 'flag' },
+  together: { kind: 'flag' },
+  results: { kind: 'value' },
+  resume: { kind: 'flag' },
+  'keep-going': { kind: 'flag' },
+  'page-query': { kind: 'value' },
+  'dry-run': { kind: 'flag' },
+  verbose: { kind: 'flag', short: 'v' },
+  help: { kind: 'flag', short: 'h' },
+};
+
+export const USAGE = `Usage: sprint ab [options]     (as root)
+
+A/B evaluation on an emulated bottleneck (paper §V): network namespaces
+server — router — client with a tbf bottleneck, one origin per flow, headless
+Chromium running the players, bulk downloads competing, measured on the wire.
+Each player runs alone against the bulk flows, repeated, with a bulk-vs-bulk
+control per condition; the report gives median [min–max] over the repeats.
+
+Players and content:
+  --players LIST         modes to compare, MODE or MODE/ABR, e.g. stock,sprint-x,sprint
+                         or sprint-x/bw-80 (default stock,sprint-x)
+  --abr PRESET           ABR for every player: dash-default, buffer, bw-<percent>
+                         (default dash-default)
+  --layout L             unchunked (one file per representation) or chunked (default unchunked)
+  --set NAME             content set: demo (10 min) or test (2 min) (default demo)
+  --page-query Q         extra query parameters for the player page, e.g. sprintTransport=fetch
+
+Network (comma lists are crossed into a grid):
+  --rate R[,R…]          bottleneck rate, e.g. 3mbit (default 3mbit)
+  --queue Q[,Q…]         bottleneck queue in bytes, e.g. 256kb (default 256kb)
+  --grid "rate=… queue=…"  the same as a sweep, e.g. --grid rate=1.5mbit,3mbit,6mbit,25mbit
+                         queue=64kb,256kb,512kb,1536kb (paper Fig. 6)
+  --bulk N               competing bulk downloads (default 1)
+  --cc NAME              server congestion control: cubic, bbr, reno (default cubic)
+  --delay D              added one-way propagation delay each way, e.g. 20ms (default 0ms)
+  --slow-start-after-idle on|off   the server's tcp_slow_start_after_idle (default on)
+
+Time:
+  --duration D           measured time after the warm-up (default 5m)
+  --warmup W             discarded after the flows meet (default 90s)
+  --schedule S           phases, e.g. video:60s,both,bulk:60s (paper Fig. 12); "both"
+                         lasts warm-up + duration unless given a length (default both)
+  --repeat N             repeats of every run (default 1; use >= 3 for reported figures)
+
+Comparison:
+  --control / --no-control   bulk-vs-bulk control per condition (default on)
+  --together             also run all players together against the bulk flows
+
+Output:
+  --results DIR          results folder (default results/ab-<date>-<time>)
+  --resume               continue an interrupted results folder of the same plan
+  --keep-going           go on after a failed run (default: stop)
+  --dry-run              print the plan and its duration, check the machine, run nothing
+  -v, --verbose          testbed and browser diagnostics on stderr
+  -h, --help             this help
+
+Writes DIR/ab.json, DIR/runs/<rate>-<queue>/<variant>/r<k>/ (raw JSON lines),
+DIR/summary.json, DIR/summary.md and DIR/report.html. Rebuild with sprint report DIR.
+`;
+
+export interface ParsedAb {
+  readonly plan: Plan;
+  readonly resultsDir: string;
+  readonly defaultAbr: string;
+  readonly pageQuery: string;
+  readonly resume: boolean;
+  readonly keepGoing: boolean;
+  readonly dryRun: boolean;
+  readonly verbose: boolean;
+}
+
+function seconds(text: string, name: string, allowZero = false): number {
+  try {
+    return parseSeconds(text, { name, allowZero });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+function timestamp(d: Date): string {
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${two(d.getMonth() + 1)}${two(d.getDate())}-${two(d.getHours())}${two(d.getMinutes())}${two(d.getSeconds())}`;
+}
+
+/** Turns `sprint ab` arguments into a plan; throws UsageError on bad input. */
+export function parseAbArgs(argv: readonly string[], now: Date = new Date()): ParsedAb {
+  const args = parseArgs(joinGridWords(argv), SPEC);
+  const v = (name: string): string | undefined => args.values.get(name);
+  const flag = (name: string): boolean => args.flags.has(name);
+
+  const defaultAbr = checkAbr(v('abr') ?? 'dash-default');
+  const players = parsePlayers(v('players') ?? 'stock,sprint-x', defaultAbr);
+  if (players.length > 4) throw new UsageError(`--players: at most 4 players (got ${players.length}); the machine runs them in one browser`);
+
+  let rates: number[];
+  let queues: number[];
+  const grid = v('grid');
+  if (grid !== undefined) {
+    const g = parseGrid(grid);
+    if (g.rates.length > 0 && v('rate') !== undefined) throw new UsageError('give the rates either in --grid rate=… or in --rate, not both');
+    if (g.queues.length > 0 && v('queue') !== undefined) throw new UsageError('give the queue sizes either in --grid queue=… or in --queue, not both');
+    rates = g.rates.length > 0 ? [...g.rates] : parseRates(v('rate') ?? '3mbit');
+    queues = g.queues.length > 0 ? [...g.queues] : parseQueues(v('queue') ?? '256kb');
+  } else {
+    rates = parseRates(v('rate') ?? '3mbit');
+    queues = parseQueues(v('queue') ?? '256kb');
+  }
+  const conditions = crossConditions(rates, queues);
+
+  const bulkText = v('bulk');
+  const bulkFlows = bulkText === undefined ? 1 : parseInteger(bulkText, '--bulk', 1);
+  if (bulkFlows > 16) throw new UsageError(`--bulk: at most 16 bulk flows, got ${bulkFlows}`);
+  const repeatText = v('repeat');
+  const repeats = repeatText === undefined ? 1 : parseInteger(repeatText, '--repeat', 1);
+  if (repeats > 50) throw new UsageError(`--repeat: at most 50, got ${repeats}`);
+
+  const cc = (v('cc') ?? 'cubic') as CongestionControl;
+  if (!CONGESTION_CONTROLS.includes(cc)) throw new UsageError(`--cc: ${JSON.stringify(cc)} must be one of ${CONGESTION_CONTROLS.join(', ')}`);
+  const delayS = seconds(v('delay') ?? '0ms', '--delay', true);
+  if (delayS > 10) throw new UsageError(`--delay: at most 10s each way, got ${v('delay')}`);
+  const ssai = v('slow-start-after-idle') ?? 'on';
+  if (ssai !== 'on' && ssai !== 'off') throw new UsageError(`--slow-start-after-idle: ${JSON.stringify(ssai)} must be on or off`);
+  const layout = v('layout') ?? 'unchunked';
+  if (layout !== 'chunked' && layout !== 'unchunked') throw new UsageError(`--layout: ${JSON.stringify(layout)} must be chunked or unchunked`);
+  const contentSet = v('set') ?? 'demo';
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(contentSet)) throw new UsageError(`--set: ${JSON.stringify(contentSet)} is not a content set name`);
+
+  const warmupS = seconds(v('warmup') ?? '90s', '--warmup', true);
+  const scheduleSpec = parseSchedule(v('schedule') ?? DEFAULT_SCHEDULE_TEXT);
+  const bothGiven = scheduleSpec.phases.some((p) => p.name === 'both' && p.durationS !== null);
+  const durationText = v('duration');
+  const measure = durationText !== undefined ? seconds(durationText, '--duration') : bothGiven ? null : 300;
+  const { schedule, measureS } = resolveSchedule(scheduleSpec, warmupS, measure);
+
+  if (flag('control') && flag('no-control')) throw new UsageError('--control and --no-control contradict each other');
+  const control = !flag('no-control');
+  const pageQuery = v('page-query') ?? '';
+  if (/[#\s]/.test(pageQuery)) throw new UsageError(`--page-query: ${JSON.stringify(pageQuery)} must be a URL query such as key=value&key2=value2`);
+
+  const settings: CommonSettings = {
+    bulkFlows,
+    congestionControl: cc,
+    delayMs: Math.round(delayS * 1000),
+    slowStartAfterIdle: ssai === 'on',
+    layout,
+    contentSet,
+    warmupS,
+    measureS,
+    schedule,
+  };
+  const plan = buildPlan({ settings, conditions, players, repeats, control, together: flag('together') });
+  return {
+    plan,
+    resultsDir: path.resolve(v('results') ?? path.join('results', `ab-${timestamp(now)}`)),
+    defaultAbr,
+    pageQuery,
+    resume: flag('resume'),
+    keepGoing: flag('keep-going'),
+    dryRun: flag('dry-run'),
+    verbose: flag('verbose'),
+  };
+}
+
+export function describePlan(parsed: ParsedAb): string {
+  const p = parsed.plan;
+  const s = p.settings;
+  const runS = s.schedule.totalS;
+  const lines = [
+    `plan: ${p.runs.length} run(s) = ${p.conditions.length} condition(s) × ${p.variants.length} variant(s) [${p.variants.map((v) => v.name).join(', ')}] × ${p.repeats} repeat(s)`,
+    `each run: schedule ${formatSchedule(s.schedule)} (${durationLabel(runS)}), warm-up ${durationLabel(s.warmupS)}, measured ${durationLabel(s.measureS)}; ` +
+      `${s.bulkFlows} bulk, cc ${s.congestionControl}, delay ${s.delayMs} ms, content ${s.contentSet}/${s.layout}, abr ${parsed.defaultAbr}`,
+    `conditions: ${p.conditions.map((c) => c.key).join(', ')}`,
+    `scheduled time ${durationLabel(runS * p.runs.length)} plus ~15 s set-up per run; results in ${parsed.resultsDir}`,
+  ];
+  return lines.join('\n');
+}
+
+export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  let parsed: ParsedAb;
+  try {
+    if (parseArgs(joinGridWords(argv), SPEC).flags.has('help')) {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    parsed = parseAbArgs(argv);
+  } catch (err) {
+    return reportError('ab', err, io);
+  }
+  io.stderr.write(`${describePlan(parsed)}\n`);
+  const problems = await checkCanRun(parsed.plan);
+  if (problems.length > 0) {
+    io.stderr.write(`sprint ab: cannot run here:\n  - ${problems.join('\n  - ')}\n`);
+    return 1;
+  }
+  if (parsed.dryRun) {
+    io.stderr.write('dry run: the machine can run this plan; nothing was run\n');
+    return 0;
+  }
+
+  // Ctrl-C: the first stops the run in progress and writes the report; a second one exits at once
+  // (the testbed's exit hooks still remove namespaces and processes).
+  const abort = new AbortController();
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    interrupts++;
+    if (interrupts === 1) {
+      io.stderr.write(`\nsprint ab: ${signal}: stopping the run in progress and writing the report (again to quit at once)\n`);
+      abort.abort();
+    } else {
+      process.exit(130);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const result = await runAb({
+      resultsDir: parsed.resultsDir,
+      plan: parsed.plan,
+      argv: [...argv],
+      defaultAbr: parsed.defaultAbr,
+      pageQuery: parsed.pageQuery,
+      resume: parsed.resume,
+      keepGoing: parsed.keepGoing,
+      signal: abort.signal,
+      progress: process.stderr,
+      verbose: parsed.verbose ? (line) => io.stderr.write(`  ${line}\n`) : undefined,
+    });
+    if (result.report) {
+      io.stdout.write(`${result.report.files.summaryMd}\n${result.report.files.reportHtml}\n`);
+    }
+    if (result.status === 'interrupted') return 130;
+    return result.status === 'ok' ? 0 : 1;
+  } catch (err) {
+    io.stderr.write(`sprint ab: ${(err as Error).message}\n`);
+    return 1;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+}
+
+if (require.main === module) {
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,195 @@
+// `sprint ab` without the argument parsing: checks that the machine can run
+// the plan (root, namespaces, tc, tcpdump, Chromium, built player and origin,
+// content long enough for the schedule), writes ab.json, makes every run of
+// the plan in order (run.ts) with a progress bar and one result line per run,
+// and builds the reports (report.ts). Ctrl-C stops the run in progress,
+// cleans up (testbed, browser, processes) and still writes the report of the
+// runs made so far. `resume` continues a results folder of the same plan,
+// skipping runs that already finished.
+
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'fs';
+import * as path from 'path';
+import { ensureContent } from '../content/generate';
+import { distScript } from '../testbed/origin-process';
+import { preflight } from '../testbed/preflight';
+import { CHROMIUM } from './browser';
+import { mbit } from './format';
+import { AbManifest, MANIFEST_FORMAT, MANIFEST_VERSION, planFingerprint, readManifest, writeManifest } from './manifest';
+import type { Plan, RunSpec } from './plan';
+import { Progress, ProgressStream } from './progress';
+import { buildReport, ReportResult } from './report';
+import { RunRecord, runOne } from './run';
+import { RunSummary, writeRunSummary } from './run-summary';
+
+/** Longest single run, seconds (issue 5: bounded durations). */
+export const MAX_RUN_S = 4 * 3600;
+/** Longest whole plan, seconds. */
+export const MAX_PLAN_S = 72 * 3600;
+/** Margin between the end of the video stretch and the end of the content, seconds (the player buffers ahead). */
+export const CONTENT_MARGIN_S = 60;
+
+export interface AbOptions {
+  readonly resultsDir: string;
+  readonly plan: Plan;
+  readonly argv: readonly string[];
+  readonly defaultAbr: string;
+  readonly pageQuery?: string;
+  readonly chromiumArgs?: readonly string[];
+  readonly resume?: boolean;
+  /** Go on with the next run after a failed one (default: stop). */
+  readonly keepGoing?: boolean;
+  readonly signal?: AbortSignal;
+  /** Progress bar and result lines. */
+  readonly progress: ProgressStream;
+  /** Detailed diagnostics (testbed set-up, browser), or nothing. */
+  readonly verbose?: (line: string) => void;
+}
+
+export interface AbResult {
+  readonly status: 'ok' | 'failed' | 'interrupted';
+  readonly made: readonly RunRecord[];
+  readonly skipped: readonly string[];
+  readonly report: ReportResult | null;
+}
+
+/** Problems that stop a plan before anything is created (each says what and how to fix it). */
+export async function checkCanRun(plan: Plan): Promise<string[]> {
+  const s = plan.settings;
+  const problems: string[] = [];
+  const pf = preflight({ congestionControl: s.congestionControl, capture: true, delay: s.delayMs > 0 });
+  problems.push(...pf.problems);
+  const runS = s.schedule.totalS;
+  if (runS > MAX_RUN_S) problems.push(`one run would last ${(runS / 3600).toFixed(2)} h; the limit is ${MAX_RUN_S / 3600} h`);
+  const planS = runS * plan.runs.length;
+  if (planS > MAX_PLAN_S) problems.push(`the plan would last ${(planS / 3600).toFixed(1)} h (${plan.runs.length} runs); the limit is ${MAX_PLAN_S / 3600} h — fewer repeats or grid points`);
+  for (const script of ['demo/server/cli.js', 'demo/testbed/bulk-client.js']) {
+    if (!existsSync(distScript(script))) problems.push(`${distScript(script)} is missing: run npm run build`);
+  }
+  const hasPlayers = plan.variants.some((v) => v.players.length > 0);
+  if (hasPlayers) {
+    for (const bundle of ['player/sprint.js', 'player/demo-page.js']) {
+      if (!existsSync(distScript(bundle))) problems.push(`${distScript(bundle)} is missing: run npm run build (webpack builds the player and demo page)`);
+    }
+    if (!existsSync(CHROMIUM)) problems.push(`Chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+    try {
+      require.resolve('puppeteer-core');
+    } catch {
+      problems.push('puppeteer-core is not installed: run npm install in the repository');
+    }
+    try {
+      const info = await ensureContent({ set: s.contentSet });
+      const videoS = s.schedule.video.toS - s.schedule.video.fromS;
+      if (videoS + CONTENT_MARGIN_S > info.durationSec) {
+        problems.push(`content set "${s.contentSet}" lasts ${info.durationSec} s but the players must keep downloading for ${videoS} s (+${CONTENT_MARGIN_S} s margin): use --set demo (600 s) or a shorter schedule`);
+      }
+    } catch (err) {
+      problems.push(`content set "${s.contentSet}": ${(err as Error).message}`);
+    }
+  }
+  return problems;
+}
+
+function runLabel(spec: RunSpec): string {
+  return `${spec.condition.key} ${spec.variant.name} r${spec.repeat}`;
+}
+
+/** One line per finished run: every flow's share and each player's QoE. */
+export function resultLine(spec: RunSpec, record: RunRecord, summary: RunSummary | null): string {
+  const head = `${runLabel(spec)}:`;
+  if (record.status !== 'ok') return `${head} ${record.status}${record.error ? ` — ${record.error}` : ''}`;
+  if (!summary) return `${head} finished, but its data could not be summarized`;
+  if (!summary.window) return `${head} no measurement window (${summary.windowProblem})`;
+  const flows = summary.flows.map((f) => `${f.label} ${f.percentOfFairShare.toFixed(1)}%`).join(', ');
+  const players = summary.players.map((p) => `${p.label} ${p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps)} Mbit/s, ${p.rebufferCount ?? '–'} rebuffers, mode ${p.mode ?? '?'}`).join('; ');
+  const warn = summary.warnings.length > 0 ? ` [${summary.warnings.length} warning(s)]` : '';
+  return `${head} ${flows} of fair share (${mbit(summary.fairShareBitsPerSec ?? 0)} Mbit/s over ${summary.window.durationS.toFixed(0)} s)${players ? `; ${players}` : ''}${warn}`;
+}
+
+function finishedOk(resultsDir: string, spec: RunSpec): boolean {
+  const p = path.join(resultsDir, spec.dir, 'run.json');
+  if (!existsSync(p)) return false;
+  try {
+    return (JSON.parse(readFileSync(p, 'utf8')) as RunRecord).status === 'ok';
+  } catch {
+    return false;
+  }
+}
+
+/** Prepares the results folder: new (must be empty) or resumed (same plan). */
+export function prepareResultsDir(options: Pick<AbOptions, 'resultsDir' | 'plan' | 'resume'>): void {
+  const dir = options.resultsDir;
+  if (existsSync(dir) && readdirSync(dir).length > 0) {
+    if (!options.resume) throw new Error(`results folder ${dir} is not empty: choose another --results or add --resume to continue it`);
+    const old = readManifest(dir);
+    if (planFingerprint(old.plan) !== planFingerprint(options.plan)) {
+      throw new Error(`--resume: ${dir} holds a different plan (other settings or runs); use a new --results folder`);
+    }
+  }
+  mkdirSync(dir, { recursive: true });
+}
+
+export async function runAb(options: AbOptions): Promise<AbResult> {
+  const { plan, resultsDir } = options;
+  prepareResultsDir(options);
+  const manifest: AbManifest = {
+    format: MANIFEST_FORMAT,
+    version: MANIFEST_VERSION,
+    argv: [...options.argv],
+    createdAt: new Date().toISOString(),
+    plan,
+    defaultAbr: options.defaultAbr,
+    pageQuery: options.pageQuery ?? '',
+    chromiumArgs: [...(options.chromiumArgs ?? [])],
+  };
+  if (!(options.resume && existsSync(path.join(resultsDir, 'ab.json')))) writeManifest(resultsDir, manifest);
+
+  const skipped = options.resume ? plan.runs.filter((r) => finishedOk(resultsDir, r)).map((r) => r.dir) : [];
+  const todo = plan.runs.filter((r) => !skipped.includes(r.dir));
+  const progress = new Progress(todo.map(() => plan.settings.schedule.totalS), options.progress);
+  if (skipped.length > 0) progress.message(`resuming: ${skipped.length} run(s) already finished, ${todo.length} to go`);
+  const made: RunRecord[] = [];
+  let status: AbResult['status'] = 'ok';
+  for (const spec of todo) {
+    if (options.signal?.aborted) {
+      status = 'interrupted';
+      break;
+    }
+    progress.startRun(runLabel(spec));
+    const record = await runOne({
+      resultsDir,
+      spec,
+      settings: plan.settings,
+      pageQuery: options.pageQuery,
+      chromiumArgs: options.chromiumArgs,
+      signal: options.signal,
+      log: options.verbose,
+      onTick: (s) => progress.tick(s),
+    });
+    progress.endRun();
+    made.push(record);
+    let summary: RunSummary | null = null;
+    try {
+      summary = writeRunSummary(path.join(resultsDir, spec.dir));
+    } catch (err) {
+      progress.message(`${runLabel(spec)}: could not summarize: ${(err as Error).message}`);
+    }
+    progress.message(resultLine(spec, record, summary));
+    if (record.status === 'interrupted') {
+      status = 'interrupted';
+      break;
+    }
+    if (record.status === 'failed') {
+      status = 'failed';
+      if (!options.keepGoing) break;
+    }
+  }
+  progress.finish();
+  let report: ReportResult | null = null;
+  try {
+    report = buildReport(resultsDir);
+  } catch (err) {
+    options.progress.write(`report: ${(err as Error).message}\n`);
+    if (status === 'ok') status = 'failed';
+  }
+  return { status, made, skipped, report };
+}

@@ -1,0 +1,171 @@
+// Repeats folded into the figures a person compares (issue 5, paper Fig. 6):
+// for every network condition and every column — each player alone against
+// the bulk flows, each player of the all-together run, and the bulk-vs-bulk
+// control — the median with min and max over the repeats of: the video
+// slot's % of fair share, the bulk flows' % of fair share, video bitrate,
+// rebuffers, switches, startup delay, unfairness, utilization, transfer and
+// chunk sizes, and the server's RTT/cwnd. Only runs that finished (status ok
+// with a measurement window) count; the others are listed as problems.
+// Pure: run summaries in, aggregate out.
+
+import { Summary, summarize } from '../testbed/metrics';
+import type { RunSummary } from './run-summary';
+
+export const METRICS = [
+  'percentOfFairShare',
+  'bulkPercentOfFairShare',
+  'bitrateBps',
+  'bitratePercentOfFairShare',
+  'rebufferCount',
+  'rebufferS',
+  'switches',
+  'startupS',
+  'unfairnessAll',
+  'unfairnessVideo',
+  'utilization',
+  'videoTransferBytes',
+  'targetChunkBytes',
+  'serverRttMs',
+  'serverCwnd',
+] as const;
+export type MetricName = (typeof METRICS)[number];
+
+/** A column of the Fig. 6-style table. */
+export interface Column {
+  /** "stock", "together:stock", "control". */
+  readonly key: string;
+  /** Variant directory name the runs come from. */
+  readonly variant: string;
+  readonly kind: 'player' | 'together' | 'control';
+  /** The flow the column is about: a player label, or "control". */
+  readonly flow: string;
+}
+
+export interface Cell {
+  readonly conditionKey: string;
+  readonly rateBitsPerSec: number;
+  readonly queueBytes: number;
+  readonly column: string;
+  /** Runs that count, and all runs planned/made for the cell. */
+  readonly okRuns: readonly string[];
+  readonly allRuns: readonly string[];
+  readonly metrics: Readonly<Partial<Record<MetricName, Summary>>>;
+  /** Modes actually in force across the runs (players only). */
+  readonly modes: readonly string[];
+  readonly modeReasons: readonly string[];
+  readonly problems: readonly string[];
+}
+
+export interface Aggregate {
+  readonly format: 'sprint-ab-summary';
+  readonly conditions: ReadonlyArray<{ readonly key: string; readonly rateBitsPerSec: number; readonly queueBytes: number }>;
+  readonly columns: readonly Column[];
+  readonly cells: readonly Cell[];
+}
+
+/** Columns in report order: players alone, players together, control. */
+export function columnsOf(runs: readonly RunSummary[], playerOrder: readonly string[] = []): Column[] {
+  const cols = new Map<string, Column>();
+  const add = (c: Column): void => {
+    if (!cols.has(c.key)) cols.set(c.key, c);
+  };
+  for (const r of runs) {
+    if (r.variant.kind === 'player') {
+      const label = r.players[0]?.label ?? r.flows.find((f) => f.role === 'player')?.label ?? r.variant.name;
+      add({ key: label, variant: r.variant.name, kind: 'player', flow: label });
+    } else if (r.variant.kind === 'together') {
+      for (const p of r.players) add({ key: `together:${p.label}`, variant: r.variant.name, kind: 'together', flow: p.label });
+    } else if (r.variant.kind === 'control') {
+      add({ key: 'control', variant: r.variant.name, kind: 'control', flow: 'control' });
+    }
+  }
+  const rank = (c: Column): number => {
+    const kindRank = c.kind === 'player' ? 0 : c.kind === 'together' ? 1 : 2;
+    const i = playerOrder.indexOf(c.flow);
+    return kindRank * 1000 + (i < 0 ? 999 : i);
+  };
+  return [...cols.values()].sort((a, b) => rank(a) - rank(b));
+}
+
+/** One run's value of each metric for the column's flow (null when it does not apply or is missing). */
+export function runMetrics(run: RunSummary, column: Column): Partial<Record<MetricName, number | null>> {
+  const flow = column.kind === 'control' ? run.flows.find((f) => f.role === 'control') : run.flows.find((f) => f.role === 'player' && f.label === column.flow);
+  const bulk = run.flows.filter((f) => f.role === 'bulk');
+  const player = column.kind === 'control' ? undefined : run.players.find((p) => p.label === column.flow);
+  const tcp = flow ? run.tcp[flow.id] : undefined;
+  const mean = (v: number[]): number | null => (v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : null);
+  return {
+    percentOfFairShare: flow ? flow.percentOfFairShare : null,
+    bulkPercentOfFairShare: mean(bulk.map((b) => b.percentOfFairShare)),
+    bitrateBps: player?.bitrateMedianBps ?? null,
+    bitratePercentOfFairShare: player?.bitrateMedianBps != null && run.fairShareBitsPerSec ? (100 * player.bitrateMedianBps) / run.fairShareBitsPerSec : null,
+    rebufferCount: player?.rebufferCount ?? null,
+    rebufferS: player?.rebufferS ?? null,
+    switches: player?.switches ?? null,
+    startupS: player?.startupDelayS ?? null,
+    unfairnessAll: run.unfairnessAll,
+    unfairnessVideo: run.unfairnessVideo,
+    utilization: run.utilization,
+    videoTransferBytes: player?.transfers.videoBytes?.median ?? null,
+    targetChunkBytes: player?.transfers.targetChunkBytes?.median ?? null,
+    serverRttMs: tcp?.rttMs?.median ?? null,
+    serverCwnd: tcp?.cwnd?.median ?? null,
+  };
+}
+
+/** Whether a run's figures count. */
+export function runCounts(run: RunSummary): boolean {
+  return run.status === 'ok' && run.window !== null;
+}
+
+export function aggregate(runs: readonly RunSummary[], playerOrder: readonly string[] = []): Aggregate {
+  const conditions = new Map<string, { key: string; rateBitsPerSec: number; queueBytes: number }>();
+  for (const r of runs) if (!conditions.has(r.conditionKey)) conditions.set(r.conditionKey, { key: r.conditionKey, rateBitsPerSec: r.rateBitsPerSec, queueBytes: r.queueBytes });
+  const columns = columnsOf(runs, playerOrder);
+  const cells: Cell[] = [];
+  for (const cond of conditions.values()) {
+    for (const col of columns) {
+      const mine = runs.filter((r) => r.conditionKey === cond.key && r.variant.name === col.variant);
+      if (mine.length === 0) continue;
+      const ok = mine.filter(runCounts);
+      const values = new Map<MetricName, number[]>();
+      for (const r of ok) {
+        for (const [k, v] of Object.entries(runMetrics(r, col)) as Array<[MetricName, number | null]>) {
+          if (v === null || !Number.isFinite(v)) continue;
+          if (!values.has(k)) values.set(k, []);
+          values.get(k)?.push(v);
+        }
+      }
+      const metrics: Partial<Record<MetricName, Summary>> = {};
+      for (const m of METRICS) {
+        const v = values.get(m);
+        if (v && v.length > 0) metrics[m] = summarize(v);
+      }
+      const players = ok.flatMap((r) => r.players.filter((p) => p.label === col.flow));
+      const problems: string[] = [];
+      for (const r of mine) {
+        if (r.status !== 'ok') problems.push(`${r.dir}: ${r.status}${r.error ? ` (${r.error})` : ''}`);
+        else if (!r.window) problems.push(`${r.dir}: no measurement window (${r.windowProblem})`);
+      }
+      for (const r of ok) for (const w of r.warnings) if (col.kind === 'control' || w.includes(col.flow) || !w.startsWith('player ')) problems.push(`${r.dir}: ${w}`);
+      cells.push({
+        conditionKey: cond.key,
+        rateBitsPerSec: cond.rateBitsPerSec,
+        queueBytes: cond.queueBytes,
+        column: col.key,
+        okRuns: ok.map((r) => r.dir),
+        allRuns: mine.map((r) => r.dir),
+        metrics,
+        modes: [...new Set(players.map((p) => p.mode ?? 'unresolved'))],
+        modeReasons: [...new Set(players.map((p) => p.modeReason ?? ''))].filter(Boolean),
+        problems: [...new Set(problems)],
+      });
+    }
+  }
+  return { format: 'sprint-ab-summary', conditions: [...conditions.values()], columns, cells };
+}
+
+/** The cell for a condition and column, if any. */
+export function cellOf(agg: Aggregate, conditionKey: string, column: string): Cell | undefined {
+  return agg.cells.find((c) => c.conditionKey === conditionKey && c.column === column);
+}

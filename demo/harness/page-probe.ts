@@ -1,0 +1,80 @@
+// What the harness reads from a player page once a second: the expression
+// evaluated in the page (`window.sprintPlayer.stats()`, player/stats/types.ts)
+// and the shape of its answer. Only what is new since the last poll comes
+// back for the long logs (segments, transfers that have ended, trains that
+// have ended); the playback state, estimates and counters come back whole.
+// Kept as source text because the harness is compiled without DOM types.
+
+/** A segment, transfer or train record as the player reports it (player/stats/types.ts). */
+export type PlayerRecord = Record<string, unknown>;
+
+export interface ProbeResult {
+  /** False until the page has created `window.sprintPlayer`. */
+  readonly ready: boolean;
+  readonly visibility: string;
+  readonly requestedMode?: string;
+  readonly mode?: string | null;
+  readonly modeReason?: string;
+  readonly playback?: {
+    readonly currentTimeSec: number;
+    readonly videoBufferSec: number;
+    readonly audioBufferSec: number;
+    readonly videoBitrate: number | null;
+    readonly dashThroughputBitsPerSec: number | null;
+    readonly startupDelayMs: number | null;
+    readonly rebufferCount: number;
+    readonly rebufferMs: number;
+    readonly bitrateSwitches: number;
+    readonly ended: boolean;
+    readonly errors: readonly string[];
+  };
+  readonly estimates?: Record<string, unknown>;
+  readonly counters?: Record<string, number>;
+  readonly droppedRecords?: number;
+  /** Transfers still in progress. */
+  readonly openTransfers?: number;
+  /** Those transfers' records as they stand (reported once more when the player closes). */
+  readonly openList?: readonly PlayerRecord[];
+  readonly segments?: readonly PlayerRecord[];
+  readonly transfers?: readonly PlayerRecord[];
+  readonly trains?: readonly PlayerRecord[];
+}
+
+/** Evaluated in the page; remembers what it already returned in `window.__sprintAbProbe`. */
+export const PROBE_EXPRESSION = `(() => {
+  const w = window;
+  const seen = w.__sprintAbProbe || (w.__sprintAbProbe = { segments: new Set(), transfers: new Set(), trains: new Set() });
+  const p = w.sprintPlayer;
+  if (!p || typeof p.stats !== 'function') return { ready: false, visibility: document.visibilityState };
+  const s = p.stats();
+  const fresh = (list, set, key, done) => {
+    const out = [];
+    for (const r of list || []) {
+      if (!done(r)) continue;
+      const k = key(r);
+      if (set.has(k)) continue;
+      set.add(k);
+      out.push(r);
+    }
+    return out;
+  };
+  const segments = fresh(s.segments, seen.segments, (r) => [r.requestMs, r.mediaType, r.url, r.range, r.index, r.status].join('|'), () => true);
+  const transfers = fresh(s.transfers, seen.transfers, (r) => r.id, (r) => r.endMs != null);
+  const trains = fresh(s.trains, seen.trains, (r) => r.id, (r) => r.endMs != null);
+  return {
+    ready: true,
+    visibility: document.visibilityState,
+    requestedMode: s.requestedMode,
+    mode: s.mode,
+    modeReason: s.modeReason,
+    playback: s.playback,
+    estimates: s.estimates,
+    counters: s.counters,
+    droppedRecords: s.droppedRecords,
+    openTransfers: (s.transfers || []).filter((t) => t.endMs == null).length,
+    openList: (s.transfers || []).filter((t) => t.endMs == null),
+    segments,
+    transfers,
+    trains,
+  };
+})()`;

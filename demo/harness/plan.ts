@@ -1,0 +1,194 @@
+// The A/B plan: which runs an evaluation makes and in what order. Paper §V-A/B
+// compares players under identical conditions; issue 5 asks for repeats with
+// median and min–max, and a bulk-vs-bulk control per configuration. For every
+// network condition (one, or a `--grid` sweep like paper Fig. 6) and every
+// repeat, the plan runs:
+//   - each player alone against the bulk flows (like the paper's figures);
+//   - optionally all players together against the bulk flows (`--together`);
+//   - the control: one extra bulk flow in the video's place (`--control`, on by default).
+// Variants are interleaved within each repeat (A, B, control, A, B, control…)
+// so slow drift of the machine affects every variant alike. Pure: no I/O.
+
+import { UsageError } from '../../src/cli/args';
+import type { CongestionControl } from '../testbed/topology';
+import { Schedule } from './schedule';
+
+/** One player under comparison: a data plane mode with an ABR preset. */
+export interface PlayerSpec {
+  /** Name in reports, e.g. "stock" or "sprint-x/bw-80". */
+  readonly label: string;
+  /** Requested data plane mode (the page's `mode`). */
+  readonly mode: string;
+  /** ABR preset (the page's `abr`). */
+  readonly abr: string;
+}
+
+/** One point of the network grid. */
+export interface Condition {
+  /** Directory-safe key, e.g. "3mbit-256kb". */
+  readonly key: string;
+  readonly rateBitsPerSec: number;
+  readonly queueBytes: number;
+}
+
+export type VariantKind = 'player' | 'together' | 'control';
+
+export interface Variant {
+  readonly kind: VariantKind;
+  /** Directory-safe name: a player's label, "together" or "control". */
+  readonly name: string;
+  /** Players in the run (none for the control). */
+  readonly players: readonly PlayerSpec[];
+}
+
+/** Settings shared by every run of an evaluation. */
+export interface CommonSettings {
+  readonly bulkFlows: number;
+  readonly congestionControl: CongestionControl;
+  /** One-way propagation delay per direction, ms (0 = none). */
+  readonly delayMs: number;
+  readonly slowStartAfterIdle: boolean;
+  readonly layout: 'chunked' | 'unchunked';
+  readonly contentSet: string;
+  readonly warmupS: number;
+  readonly measureS: number;
+  readonly schedule: Schedule;
+}
+
+export interface RunSpec {
+  /** Results-relative directory, e.g. "runs/3mbit-256kb/stock/r1". */
+  readonly dir: string;
+  /** Position in the plan, from 0. */
+  readonly index: number;
+  readonly condition: Condition;
+  readonly variant: Variant;
+  /** Repeat number, from 1. */
+  readonly repeat: number;
+}
+
+export interface Plan {
+  readonly settings: CommonSettings;
+  readonly conditions: readonly Condition[];
+  readonly variants: readonly Variant[];
+  readonly repeats: number;
+  readonly runs: readonly RunSpec[];
+}
+
+/** First port of the video flows (player i on VIDEO_BASE_PORT + i) and of the bulk flows. */
+export const VIDEO_BASE_PORT = 8001;
+export const BULK_BASE_PORT = 9001;
+
+/** A flow of one run, identified on the wire by its server port. */
+export interface FlowSpec {
+  /** The server port as a string: the key of the wire series. */
+  readonly id: string;
+  readonly port: number;
+  /** `video` flows follow the schedule's video stretch; the control's stand-in is a bulk download on a video slot. */
+  readonly slot: 'video' | 'bulk';
+  /** What runs on it: a player, a bulk download, or the control's stand-in bulk download. */
+  readonly role: 'player' | 'bulk' | 'control';
+  /** Label in reports: the player's label, "bulk 1", "control". */
+  readonly label: string;
+  readonly player: PlayerSpec | null;
+}
+
+/** The flows of a run with their ports. */
+export function flowsOf(variant: Variant, bulkFlows: number): FlowSpec[] {
+  const flows: FlowSpec[] = [];
+  if (variant.kind === 'control') {
+    flows.push({ id: String(VIDEO_BASE_PORT), port: VIDEO_BASE_PORT, slot: 'video', role: 'control', label: 'control', player: null });
+  } else {
+    variant.players.forEach((p, i) => {
+      const port = VIDEO_BASE_PORT + i;
+      flows.push({ id: String(port), port, slot: 'video', role: 'player', label: p.label, player: p });
+    });
+  }
+  for (let j = 0; j < bulkFlows; j++) {
+    const port = BULK_BASE_PORT + j;
+    flows.push({ id: String(port), port, slot: 'bulk', role: 'bulk', label: `bulk ${j + 1}`, player: null });
+  }
+  return flows;
+}
+
+const MODES = ['stock', 'sprint-x', 'sprint', 'auto'];
+const ABR = /^(dash-default|buffer|bw-\d{1,4})$/;
+
+/** "stock,sprint-x,sprint-x/bw-80" → player specs (mode, optional /abr overriding the default). */
+export function parsePlayers(text: string, defaultAbr: string): PlayerSpec[] {
+  const items = text.split(',').map((s) => s.trim());
+  if (items.length === 0 || items.some((s) => s === '')) throw new UsageError(`--players: ${JSON.stringify(text)} has an empty entry`);
+  const out: PlayerSpec[] = [];
+  for (const item of items) {
+    const [mode, abr, extra] = item.split('/');
+    if (extra !== undefined) throw new UsageError(`--players: ${JSON.stringify(item)} should be MODE or MODE/ABR`);
+    if (!MODES.includes(mode as string)) throw new UsageError(`--players: unknown mode ${JSON.stringify(mode)} in ${JSON.stringify(item)}; modes are ${MODES.join(', ')}`);
+    const chosenAbr = abr ?? defaultAbr;
+    if (!ABR.test(chosenAbr)) throw new UsageError(`--players: unknown ABR preset ${JSON.stringify(chosenAbr)} in ${JSON.stringify(item)}; presets are dash-default, buffer, bw-<percent>`);
+    const label = abr === undefined ? (mode as string) : `${mode}/${abr}`;
+    if (out.some((p) => p.label === label)) throw new UsageError(`--players: ${JSON.stringify(label)} is listed twice`);
+    out.push({ label, mode: mode as string, abr: chosenAbr });
+  }
+  return out;
+}
+
+/** ABR presets the page accepts. */
+export function checkAbr(text: string): string {
+  if (!ABR.test(text)) throw new UsageError(`--abr: unknown preset ${JSON.stringify(text)}; presets are dash-default, buffer, bw-<percent>`);
+  return text;
+}
+
+/** Directory-safe form of a label ("sprint-x/bw-80" → "sprint-x_bw-80"). */
+export function safeName(label: string): string {
+  return label.replace(/[^A-Za-z0-9._-]+/g, '_');
+}
+
+/** "3mbit-256kb" style key of a condition. */
+export function conditionKey(rateBitsPerSec: number, queueBytes: number): string {
+  return `${formatRateShort(rateBitsPerSec)}-${formatBytesShort(queueBytes)}`;
+}
+
+/** 3000000 → "3mbit", 1500000 → "1.5mbit", 800000 → "800kbit". */
+export function formatRateShort(bitsPerSec: number): string {
+  if (bitsPerSec >= 1e6) return `${+(bitsPerSec / 1e6).toFixed(3)}mbit`;
+  if (bitsPerSec >= 1e3) return `${+(bitsPerSec / 1e3).toFixed(3)}kbit`;
+  return `${bitsPerSec}bit`;
+}
+
+/** 262144 → "256kb", 1572864 → "1536kb", 100 → "100b". */
+export function formatBytesShort(bytes: number): string {
+  if (bytes % 1024 === 0) return `${bytes / 1024}kb`;
+  return `${bytes}b`;
+}
+
+export interface PlanOptions {
+  readonly settings: CommonSettings;
+  readonly conditions: readonly Condition[];
+  readonly players: readonly PlayerSpec[];
+  readonly repeats: number;
+  readonly control: boolean;
+  readonly together: boolean;
+}
+
+export function buildPlan(options: PlanOptions): Plan {
+  const { conditions, players, repeats } = options;
+  if (conditions.length === 0) throw new UsageError('no network conditions to run');
+  if (players.length === 0 && !options.control) throw new UsageError('nothing to run: no players and no control');
+  if (!Number.isInteger(repeats) || repeats < 1) throw new UsageError(`--repeat must be a whole number >= 1, got ${repeats}`);
+  const keys = new Set(conditions.map((c) => c.key));
+  if (keys.size !== conditions.length) throw new UsageError('the grid lists the same condition twice');
+  if (options.settings.bulkFlows < 1) throw new UsageError('--bulk must be >= 1: fair share is measured against competing bulk flows');
+  const variants: Variant[] = players.map((p) => ({ kind: 'player', name: safeName(p.label), players: [p] }));
+  if (options.together && players.length >= 2) variants.push({ kind: 'together', name: 'together', players: [...players] });
+  if (options.control) variants.push({ kind: 'control', name: 'control', players: [] });
+  const names = new Set(variants.map((v) => v.name));
+  if (names.size !== variants.length) throw new UsageError(`two variants share a directory name: ${variants.map((v) => v.name).join(', ')}`);
+  const runs: RunSpec[] = [];
+  for (const condition of conditions) {
+    for (let repeat = 1; repeat <= repeats; repeat++) {
+      for (const variant of variants) {
+        runs.push({ dir: `runs/${condition.key}/${variant.name}/r${repeat}`, index: runs.length, condition, variant, repeat });
+      }
+    }
+  }
+  return { settings: options.settings, conditions: [...conditions], variants, repeats, runs };
+}

@@ -1,0 +1,126 @@
+// One player under test: a browser window on the demo page
+// (`/?set=…&layout=…&mode=…&abr=…`, demo/page) served by the player's own
+// origin port, polled once a second for `window.sprintPlayer.stats()`
+// (page-probe.ts). Everything goes to one JSON-lines file per player:
+//   {"kind":"open",…}      the URL and what was asked for
+//   {"kind":"poll",…}      playback state, mode in force and why, estimates, counters
+//   {"kind":"segment"|"transfer"|"train",…}  each record once, when it has ended
+//                          (transfers still open at the end once more, with openAtEnd)
+//   {"kind":"console"|"pageerror",…}         the page's own log (bounded)
+//   {"kind":"poll-error"|"close",…}
+// Paper §V-A: the data plane is judged on the wire, the control plane by the
+// bitrate, buffer and rebuffering the player itself reports.
+
+import type { Page } from 'puppeteer-core';
+import { JsonlWriter } from '../testbed/jsonl';
+import type { NamespaceBrowser } from './browser';
+import { PROBE_EXPRESSION, ProbeResult } from './page-probe';
+
+/** Console lines kept per page (the data plane logs each cancellation and fallback). */
+export const MAX_CONSOLE_LINES = 5000;
+
+export interface PlayerSessionOptions {
+  readonly url: string;
+  readonly out: string;
+  readonly label: string;
+  readonly port: number;
+  readonly mode: string;
+  readonly abr: string;
+}
+
+export class PlayerSession {
+  private readonly writer: JsonlWriter;
+  private consoleLines = 0;
+  private polling: Promise<void> | null = null;
+  private closed = false;
+  /** Transfers in progress at the last poll (written with openAtEnd when the player closes). */
+  private openTransfers: readonly Record<string, unknown>[] = [];
+  /** The last successful poll. */
+  last: ProbeResult | null = null;
+  /** Page errors seen so far (uncaught exceptions in the page). */
+  readonly pageErrors: string[] = [];
+  readonly openedAtS: number;
+
+  private constructor(
+    readonly options: PlayerSessionOptions,
+    private readonly page: Page,
+    writer: JsonlWriter,
+  ) {
+    this.writer = writer;
+    this.openedAtS = Date.now() / 1000;
+  }
+
+  /** Opens a window on the player page; returns once navigation has been started (not finished). */
+  static async open(browser: NamespaceBrowser, options: PlayerSessionOptions): Promise<PlayerSession> {
+    const page = await browser.newWindow();
+    const writer = new JsonlWriter(options.out);
+    const session = new PlayerSession(options, page, writer);
+    page.on('console', (m) => session.onConsole(m.type(), m.text()));
+    page.on('pageerror', (e) => {
+      const message = e instanceof Error ? e.message : String(e);
+      session.pageErrors.push(message);
+      session.write({ kind: 'pageerror', t: Date.now() / 1000, message });
+    });
+    session.write({ kind: 'open', t: Date.now() / 1000, url: options.url, label: options.label, port: options.port, mode: options.mode, abr: options.abr });
+    // Navigation finishes in the background: the page loads through the bottleneck.
+    page.goto(options.url, { waitUntil: 'domcontentloaded', timeout: 120000 }).catch((err: Error) => {
+      if (!session.closed) session.write({ kind: 'poll-error', t: Date.now() / 1000, message: `navigation: ${err.message}` });
+    });
+    return session;
+  }
+
+  private write(record: object): void {
+    if (!this.closed) this.writer.write(record);
+  }
+
+  private onConsole(level: string, text: string): void {
+    if (level === 'debug' || this.consoleLines >= MAX_CONSOLE_LINES) return;
+    this.consoleLines++;
+    this.write({ kind: 'console', t: Date.now() / 1000, level, text: text.slice(0, 2000) });
+    if (this.consoleLines === MAX_CONSOLE_LINES) this.write({ kind: 'console', t: Date.now() / 1000, level: 'info', text: `(harness: console capped at ${MAX_CONSOLE_LINES} lines)` });
+  }
+
+  /** Reads the player's stats once and appends them; never overlaps itself; errors are recorded, not thrown. */
+  poll(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.polling ??= (async () => {
+      const t = Date.now() / 1000;
+      try {
+        const r = (await this.page.evaluate(PROBE_EXPRESSION)) as ProbeResult;
+        const { segments, transfers, trains, openList, ...state } = r;
+        this.openTransfers = openList ?? [];
+        this.write({ ...state, kind: 'poll', t });
+        // A segment record has its own `kind` (init/media): kept as segmentKind.
+        for (const s of segments ?? []) this.write({ ...s, segmentKind: s['kind'] ?? null, kind: 'segment', t });
+        for (const x of transfers ?? []) this.write({ ...x, kind: 'transfer', t });
+        for (const x of trains ?? []) this.write({ ...x, kind: 'train', t });
+        this.last = r;
+      } catch (err) {
+        this.write({ kind: 'poll-error', t, message: (err as Error).message });
+      }
+    })().finally(() => {
+      this.polling = null;
+    });
+    return this.polling;
+  }
+
+  /** Takes a last poll, closes the window (its connections end with it) and the file. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await (this.polling ?? Promise.resolve());
+    await this.poll();
+    const t = Date.now() / 1000;
+    for (const x of this.openTransfers) this.write({ ...x, kind: 'transfer', t, openAtEnd: true });
+    this.write({ kind: 'close', t });
+    this.closed = true;
+    await Promise.race([this.page.close().catch(() => undefined), new Promise((r) => setTimeout(r, 5000))]);
+    await this.writer.close();
+  }
+
+  /** Closes the file without touching the page (the browser is already gone). */
+  async abandon(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.writer.close();
+  }
+}

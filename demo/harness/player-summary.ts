@@ -1,0 +1,221 @@
+// Figures for one player over a run's measurement window, from what the
+// player reported once a second (player-session.ts): video bitrate and buffer
+// level over time, rebuffer count and time, startup delay, bitrate switches,
+// the data plane mode and the reason it is in force, the transfers it chose
+// on the wire (expanded range requests in Sprint-x, trains in Sprint, one per
+// segment in stock) with their sizes and the model's chunk size, and the RTT
+// and bandwidth estimates (paper §V-A QoE measures; §IV-A chunk sizing).
+// Pure: records in, summary out.
+
+import { Summary, summarize } from '../testbed/metrics';
+import type { Window } from '../testbed/metrics';
+
+/** One line of player-<port>.jsonl, loosely typed (fields depend on kind). */
+export type PlayerLine = Record<string, unknown> & { kind: string; t: number };
+
+export interface PlayerSeries {
+  /** Poll times, seconds since the epoch. */
+  readonly t: number[];
+  readonly bitrateBps: Array<number | null>;
+  readonly bufferS: Array<number | null>;
+}
+
+export interface TransferFigures {
+  /** Transfers running at any time inside the window (all media types; open ones as they stood at the end). */
+  readonly count: number;
+  /** Video transfers running inside the window. */
+  readonly videoCount: number;
+  /** Bytes of the video transfers (what was asked for on the wire). */
+  readonly videoBytes: Summary | null;
+  /** The model's chunk size when each video transfer was issued (Sprint modes). */
+  readonly targetChunkBytes: Summary | null;
+  readonly cancelled: number;
+  readonly wastedBytes: number;
+  /** Video segments dash.js asked for per video transfer on the wire. */
+  readonly segmentsPerTransfer: number | null;
+  /** Sprint trains running inside the window. */
+  readonly trains: number;
+  readonly trainBytes: Summary | null;
+}
+
+export interface PlayerSummary {
+  readonly port: number;
+  readonly label: string;
+  readonly requestedMode: string | null;
+  /** Mode in force at the end (null if the player never resolved one). */
+  readonly mode: string | null;
+  readonly modeReason: string | null;
+  readonly abr: string | null;
+  readonly ready: boolean;
+  readonly startupDelayS: number | null;
+  /** True if any poll saw the page hidden (a throttled player is not a fair comparison). */
+  readonly everHidden: boolean;
+  readonly polls: number;
+  readonly pollErrors: number;
+  /** Median and time-average of the video bitrate over the window's polls, bit/s. */
+  readonly bitrateMedianBps: number | null;
+  readonly bitrateMeanBps: number | null;
+  readonly bufferS: Summary | null;
+  /** Within the window. */
+  readonly rebufferCount: number | null;
+  readonly rebufferS: number | null;
+  readonly switches: number | null;
+  /** Over the whole run. */
+  readonly rebufferCountTotal: number | null;
+  readonly rebufferSTotal: number | null;
+  readonly switchesTotal: number | null;
+  readonly ended: boolean;
+  readonly transfers: TransferFigures;
+  readonly estimates: {
+    readonly rttMs: Summary | null;
+    readonly bandwidthBps: Summary | null;
+    readonly chunkBytes: Summary | null;
+    readonly source: string | null;
+  };
+  /** Player-reported errors and page errors (first few). */
+  readonly errors: readonly string[];
+  readonly series: PlayerSeries;
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const maybe = (values: Array<number | null>): Summary | null => {
+  const ok = values.filter((v): v is number => v !== null);
+  return ok.length > 0 ? summarize(ok) : null;
+};
+
+interface Playback {
+  videoBitrate?: unknown;
+  videoBufferSec?: unknown;
+  startupDelayMs?: unknown;
+  rebufferCount?: unknown;
+  rebufferMs?: unknown;
+  bitrateSwitches?: unknown;
+  ended?: unknown;
+  errors?: unknown;
+}
+
+/** Cumulative counter at the last poll at or before time t (null if none). */
+function counterAt(polls: readonly PlayerLine[], t: number, read: (p: Playback) => number | null): number | null {
+  let value: number | null = null;
+  for (const p of polls) {
+    if (p.t > t) break;
+    const v = read((p['playback'] ?? {}) as Playback);
+    if (v !== null) value = v;
+  }
+  return value;
+}
+
+export function summarizePlayer(lines: readonly PlayerLine[], window: Window | null, meta: { port: number; label: string }): PlayerSummary {
+  const open = lines.find((l) => l.kind === 'open');
+  const polls = lines.filter((l) => l.kind === 'poll').sort((a, b) => a.t - b.t);
+  const ready = polls.filter((p) => p['ready'] === true);
+  const last = ready[ready.length - 1];
+  const inWindow = (t: number): boolean => window === null || (t >= window.fromS && t < window.toS);
+  const wPolls = ready.filter((p) => inWindow(p.t));
+  const pb = (p: PlayerLine): Playback => (p['playback'] ?? {}) as Playback;
+
+  const bitrates = wPolls.map((p) => num(pb(p).videoBitrate));
+  // Time-weighted mean: each poll's bitrate holds until the next poll.
+  let weighted = 0;
+  let weight = 0;
+  for (let i = 0; i + 1 < wPolls.length; i++) {
+    const b = num(pb(wPolls[i] as PlayerLine).videoBitrate);
+    const dt = (wPolls[i + 1] as PlayerLine).t - (wPolls[i] as PlayerLine).t;
+    if (b !== null && dt > 0) {
+      weighted += b * dt;
+      weight += dt;
+    }
+  }
+  const bitrateSummary = maybe(bitrates);
+
+  const delta = (read: (p: Playback) => number | null): number | null => {
+    if (window === null) return last ? read(pb(last)) : null;
+    const end = counterAt(ready, window.toS, read);
+    if (end === null) return null;
+    return end - (counterAt(ready, window.fromS, read) ?? 0);
+  };
+  const rebufferCount = delta((p) => num(p.rebufferCount));
+  const rebufferMs = delta((p) => num(p.rebufferMs));
+  const switches = delta((p) => num(p.bitrateSwitches));
+
+  // Transfers: media type from the segments each one served, else from the URL (one file per representation).
+  const typeOfTransfer = new Map<number, string>();
+  const typeOfUrl = new Map<string, string>();
+  for (const s of lines) {
+    if (s.kind !== 'segment' || typeof s['mediaType'] !== 'string') continue;
+    const id = num(s['transferId']);
+    if (id !== null) typeOfTransfer.set(id, s['mediaType'] as string);
+    if (typeof s['url'] === 'string') typeOfUrl.set(s['url'] as string, s['mediaType'] as string);
+  }
+  const mediaTypeOf = (x: PlayerLine): string | undefined => typeOfTransfer.get(num(x['id']) ?? -1) ?? typeOfUrl.get(String(x['url']));
+  const videoSegments = lines.filter((l) => l.kind === 'segment' && l['mediaType'] === 'video' && l['segmentKind'] !== 'init' && inWindow(num(l['endMs']) !== null ? (num(l['endMs']) as number) / 1000 : l.t));
+  // A transfer counts in the window if it was running during it (long expanded ranges span minutes).
+  const overlaps = (x: PlayerLine): boolean => {
+    if (window === null) return true;
+    const start = (num(x['startMs']) ?? x.t * 1000) / 1000;
+    const end = (num(x['endMs']) ?? x.t * 1000) / 1000;
+    return start < window.toS && end >= window.fromS;
+  };
+  const transfers = lines.filter((l) => l.kind === 'transfer' && overlaps(l));
+  const video = transfers.filter((x) => mediaTypeOf(x) === 'video');
+  const trains = lines.filter((l) => l.kind === 'train' && overlaps(l));
+  const videoTrains = trains.filter((x) => x['mediaType'] === undefined || x['mediaType'] === 'video');
+  const transferFigures: TransferFigures = {
+    count: transfers.length,
+    videoCount: video.length,
+    videoBytes: maybe(video.map((x) => num(x['bytes']))),
+    targetChunkBytes: maybe(video.map((x) => num(x['targetChunkBytes']))),
+    cancelled: transfers.filter((x) => x['cancelled'] === true).length,
+    wastedBytes: transfers.reduce((a, x) => a + (num(x['wastedBytes']) ?? 0), 0),
+    segmentsPerTransfer: video.length > 0 ? videoSegments.filter((s) => s['status'] === 'ok').length / video.length : null,
+    trains: videoTrains.length,
+    trainBytes: maybe(videoTrains.map((x) => num(x['completedBytes']))),
+  };
+
+  const est = (p: PlayerLine): Record<string, unknown> => (p['estimates'] ?? {}) as Record<string, unknown>;
+  const rtt = wPolls.map((p) => {
+    const v = num(est(p)['rttSec']);
+    return v === null ? null : v * 1000;
+  });
+  const errors: string[] = [];
+  for (const e of (last ? (pb(last).errors as unknown[] | undefined) : undefined) ?? []) errors.push(String(e));
+  for (const l of lines) if (l.kind === 'pageerror') errors.push(`page error: ${String(l['message'])}`);
+
+  const startup = last ? num(pb(last).startupDelayMs) : null;
+  return {
+    port: meta.port,
+    label: meta.label,
+    requestedMode: (last?.['requestedMode'] as string | undefined) ?? (open?.['mode'] as string | undefined) ?? null,
+    mode: (last?.['mode'] as string | null | undefined) ?? null,
+    modeReason: (last?.['modeReason'] as string | undefined) ?? null,
+    abr: (open?.['abr'] as string | undefined) ?? null,
+    ready: ready.length > 0,
+    startupDelayS: startup === null ? null : startup / 1000,
+    everHidden: polls.some((p) => p['visibility'] === 'hidden'),
+    polls: polls.length,
+    pollErrors: lines.filter((l) => l.kind === 'poll-error').length,
+    bitrateMedianBps: bitrateSummary ? bitrateSummary.median : null,
+    bitrateMeanBps: weight > 0 ? weighted / weight : null,
+    bufferS: maybe(wPolls.map((p) => num(pb(p).videoBufferSec))),
+    rebufferCount,
+    rebufferS: rebufferMs === null ? null : rebufferMs / 1000,
+    switches,
+    rebufferCountTotal: last ? num(pb(last).rebufferCount) : null,
+    rebufferSTotal: last && num(pb(last).rebufferMs) !== null ? (num(pb(last).rebufferMs) as number) / 1000 : null,
+    switchesTotal: last ? num(pb(last).bitrateSwitches) : null,
+    ended: last ? pb(last).ended === true : false,
+    transfers: transferFigures,
+    estimates: {
+      rttMs: maybe(rtt),
+      bandwidthBps: maybe(wPolls.map((p) => num(est(p)['bandwidthBitsPerSec']))),
+      chunkBytes: maybe(wPolls.map((p) => num(est(p)['chunkBytes']))),
+      source: last ? ((est(last)['source'] as string | null | undefined) ?? null) : null,
+    },
+    errors: errors.slice(0, 10),
+    series: {
+      t: ready.map((p) => p.t),
+      bitrateBps: ready.map((p) => num(pb(p).videoBitrate)),
+      bufferS: ready.map((p) => num(pb(p).videoBufferSec)),
+    },
+  };
+}

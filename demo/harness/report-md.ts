@@ -1,0 +1,66 @@
+// summary.md: the evaluation as Markdown a person can paste into a README —
+// the exact command, the conditions, the summary tables (report-tables.ts;
+// the first is paper Fig. 6's), problems, and one line per run. Pure.
+
+import type { Aggregate } from './aggregate';
+import { durationLabel, mbit } from './format';
+import type { AbManifest } from './manifest';
+import { summaryTables, TableModel } from './report-tables';
+import type { RunSummary } from './run-summary';
+import { formatSchedule } from './schedule';
+
+function mdTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  const clean = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const line = (cells: readonly string[]): string => `| ${cells.map(clean).join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+function renderTable(t: TableModel): string {
+  const out = [`## ${t.title}`, ''];
+  if (t.note) out.push(t.note, '');
+  for (const b of t.blocks) {
+    if (b.caption) out.push(`**${b.caption}**`, '');
+    out.push(mdTable(b.header, b.rows.map((r) => r.cells)), '');
+  }
+  return out.join('\n');
+}
+
+/** One paragraph describing the conditions shared by every run. */
+export function settingsSentence(manifest: AbManifest): string {
+  const s = manifest.plan.settings;
+  const n = manifest.plan.repeats;
+  return `Bottleneck: tbf on the router's downstream; server congestion control ${s.congestionControl}` +
+    `${s.delayMs > 0 ? `, ${s.delayMs} ms propagation delay each way` : ', no added propagation delay'}` +
+    `, slow start after idle ${s.slowStartAfterIdle ? 'on' : 'off'}. ` +
+    `${s.bulkFlows} bulk flow${s.bulkFlows === 1 ? '' : 's'} from the same server. ` +
+    `Content "${s.contentSet}" (${s.layout}), ABR ${manifest.defaultAbr}. ` +
+    `Schedule ${formatSchedule(s.schedule)}: the first ${durationLabel(s.warmupS)} after the flows meet are discarded, ` +
+    `${durationLabel(s.measureS)} measured. ${n} repeat${n === 1 ? '' : 's'}. ` +
+    'Fair share = total measured throughput ÷ number of flows (paper §V-A), measured on the wire after the bottleneck ' +
+    '(TCP payload, 100 ms bins per server port). Each player ran alone against the bulk flows under identical conditions; ' +
+    '"control" is one more bulk flow in the video\'s place (bulk vs bulk).';
+}
+
+export function buildSummaryMarkdown(manifest: AbManifest, agg: Aggregate, runs: readonly RunSummary[]): string {
+  const names = [...new Set(agg.columns.map((c) => c.flow))].filter((n) => n !== 'control');
+  const out: string[] = [];
+  out.push(`# A/B evaluation: ${names.join(' vs ') || 'control only'}`, '');
+  out.push(`Command: \`npx sprint ab ${manifest.argv.join(' ')}\``, '');
+  out.push(settingsSentence(manifest), '');
+  for (const t of summaryTables(agg)) out.push(renderTable(t));
+  const problems = [...new Set(agg.cells.flatMap((c) => c.problems.map((p) => `- ${c.conditionKey} ${c.column}: ${p}`)))];
+  if (problems.length > 0) out.push('## Problems', '', ...problems, '');
+  out.push('## Runs', '');
+  out.push(mdTable(['run', 'status', 'window', 'total Mbit/s', 'flows: % of fair share', 'bitrate Mbit/s', 'rebuffers'], runs.map((r) => [
+    `[${r.dir}](${r.dir}/)`,
+    r.status + (r.error ? `: ${r.error}` : ''),
+    r.window ? `${r.window.durationS.toFixed(0)} s` : `none (${r.windowProblem ?? '?'})`,
+    r.totalBitsPerSec === null ? '–' : mbit(r.totalBitsPerSec, 3),
+    r.flows.map((f) => `${f.label} ${f.percentOfFairShare.toFixed(1)}`).join(', ') || '–',
+    r.players.map((p) => (p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps))).join(', ') || '–',
+    r.players.map((p) => `${p.rebufferCount ?? '–'}`).join(', ') || '–',
+  ])));
+  out.push('');
+  out.push('Raw data per run: `run.json`, `wire.jsonl` (bytes per 100 ms per server port), `player-<port>.jsonl` (stats once a second, every segment and transfer), `ss.jsonl`, `qdisc.jsonl`, `bulk-<port>.jsonl`, `origin-<port>.log`, `browser.log`. Rebuild the reports with `npx sprint report <dir>`.', '');
+  return out.join('\n');
+}

@@ -1,0 +1,121 @@
+// The summary tables of an evaluation as plain data, rendered both to
+// Markdown (report-md.ts) and HTML (report-html.ts). The first is paper
+// Fig. 6's: per bottleneck rate, rows = queue size, columns = players alone,
+// players together, bulk-vs-bulk control; cells = median [min–max] of the
+// video slot's % of fair share over the repeats. Then bulk share, bitrate,
+// rebuffers, switches, startup delay, unfairness (paper Table I) and what the
+// data plane did. Pure.
+
+import { Aggregate, Cell, cellOf, Column, MetricName } from './aggregate';
+import { bytesLabel, cellText, rateLabel } from './format';
+
+export interface TableModel {
+  readonly id: string;
+  readonly title: string;
+  readonly note?: string;
+  /** Sub-tables, one per bottleneck rate (or a single one). */
+  readonly blocks: ReadonlyArray<{
+    readonly caption: string | null;
+    readonly header: readonly string[];
+    readonly rows: ReadonlyArray<{
+      readonly cells: readonly string[];
+      /** Per cell (same index): a % of fair share to colour by, when the table is about fair share. */
+      readonly shares?: ReadonlyArray<number | null>;
+    }>;
+  }>;
+}
+
+export function columnTitle(c: Column): string {
+  if (c.kind === 'control') return 'control (bulk)';
+  if (c.kind === 'together') return `${c.flow} (together)`;
+  return c.flow;
+}
+
+/** Distinct rates in order, each with its queue sizes ascending. */
+export function byRate(agg: Aggregate): Array<{ rate: number; queues: Array<{ key: string; queue: number }> }> {
+  const out: Array<{ rate: number; queues: Array<{ key: string; queue: number }> }> = [];
+  for (const c of agg.conditions) {
+    let r = out.find((x) => x.rate === c.rateBitsPerSec);
+    if (!r) out.push((r = { rate: c.rateBitsPerSec, queues: [] }));
+    r.queues.push({ key: c.key, queue: c.queueBytes });
+  }
+  for (const r of out) r.queues.sort((a, b) => a.queue - b.queue);
+  return out;
+}
+
+function perRate(agg: Aggregate, columns: readonly Column[], text: (cell: Cell | undefined) => string, share?: MetricName): TableModel['blocks'] {
+  return byRate(agg).map((r) => ({
+    caption: rateLabel(r.rate),
+    header: ['queue', ...columns.map(columnTitle)],
+    rows: r.queues.map((q) => {
+      const cells = columns.map((c) => cellOf(agg, q.key, c.key));
+      return {
+        cells: [bytesLabel(q.queue), ...cells.map(text)],
+        shares: share ? [null, ...cells.map((c) => c?.metrics[share]?.median ?? null)] : undefined,
+      };
+    }),
+  }));
+}
+
+const metric = (m: MetricName, digits: number, scale = 1) => (cell: Cell | undefined): string => cellText(cell?.metrics[m], digits, scale);
+
+export function summaryTables(agg: Aggregate): TableModel[] {
+  const all = agg.columns;
+  const players = all.filter((c) => c.kind !== 'control');
+  const tables: TableModel[] = [];
+  tables.push({
+    id: 'fair-share',
+    title: 'Video % of fair share (paper Fig. 6)',
+    note: 'Median [min–max] over the repeats. 100 = exactly the fair share; the control column is a bulk flow in the video\'s place.',
+    blocks: perRate(agg, all, metric('percentOfFairShare', 1), 'percentOfFairShare'),
+  });
+  tables.push({
+    id: 'bulk-share',
+    title: 'Bulk flows\' % of fair share',
+    note: 'Mean over the bulk flows of each run; above 100 means the bulk flows took part of the video\'s share.',
+    blocks: perRate(agg, all, metric('bulkPercentOfFairShare', 1), 'bulkPercentOfFairShare'),
+  });
+  if (players.length > 0) {
+    tables.push({ id: 'bitrate', title: 'Video bitrate, Mbit/s', note: 'Median of the bitrate played over the measured window.', blocks: perRate(agg, players, metric('bitrateBps', 2, 1e-6)) });
+    tables.push({ id: 'bitrate-share', title: 'Video bitrate as % of fair share', note: 'Paper Fig. 11\'s red line: how much of the fair share the ABR turned into video quality.', blocks: perRate(agg, players, metric('bitratePercentOfFairShare', 1)) });
+    tables.push({ id: 'rebuffers', title: 'Rebuffers in the measured window: count / seconds', blocks: perRate(agg, players, (c) => `${cellText(c?.metrics.rebufferCount, 0)} / ${cellText(c?.metrics.rebufferS, 1)} s`) });
+    tables.push({ id: 'switches', title: 'Bitrate switches in the measured window', blocks: perRate(agg, players, metric('switches', 0)) });
+    tables.push({ id: 'startup', title: 'Startup delay, seconds', blocks: perRate(agg, players, metric('startupS', 1)) });
+  }
+  tables.push({
+    id: 'unfairness',
+    title: 'Unfairness √(1 − JFI) over all flows of a run (paper Table I)',
+    note: 'Lower is fairer; the control column is bulk vs bulk.',
+    blocks: perRate(agg, all.filter((c) => c.kind !== 'together'), metric('unfairnessAll', 3)),
+  });
+  const together = all.filter((c) => c.kind === 'together');
+  if (together.length > 0) {
+    tables.push({ id: 'unfairness-video', title: 'Unfairness √(1 − JFI) between the video flows (together runs)', blocks: perRate(agg, together.slice(0, 1).map((c) => ({ ...c, flow: 'players' })), metric('unfairnessVideo', 3)) });
+  }
+  const rows: Array<{ cells: string[] }> = [];
+  for (const cell of agg.cells) {
+    const col = all.find((c) => c.key === cell.column);
+    if (!col || col.kind === 'control') continue;
+    rows.push({
+      cells: [
+        cell.conditionKey,
+        columnTitle(col),
+        cell.modes.join(', ') || '–',
+        cell.modeReasons.join('; ') || '–',
+        cellText(cell.metrics.videoTransferBytes, 2, 1 / (1024 * 1024)),
+        cellText(cell.metrics.targetChunkBytes, 2, 1 / (1024 * 1024)),
+        cellText(cell.metrics.serverRttMs, 0),
+        cellText(cell.metrics.serverCwnd, 0),
+      ],
+    });
+  }
+  if (rows.length > 0) {
+    tables.push({
+      id: 'data-plane',
+      title: 'What the data plane did',
+      note: 'Transfer = one request on the wire (stock: one per segment; Sprint-x: one expanded range request; Sprint: one request of a train). RTT and cwnd are the server\'s (ss -ti), medians over the window.',
+      blocks: [{ caption: null, header: ['condition', 'player', 'mode in force', 'why', 'video transfer MB', 'model chunk MB', 'server RTT ms', 'server cwnd'], rows }],
+    });
+  }
+  return tables;
+}

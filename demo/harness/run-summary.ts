@@ -1,0 +1,262 @@
+// The figures of one run, rebuilt from its raw files (run.ts): paper §V-A's
+// fair share (total measured throughput ÷ number of flows, each flow's
+// percentage of it) over the measurement window — from warm-up after the
+// flows meet to the end of the `both` phase; testbed.md: the first 60–90 s
+// sit near 100% and are discarded — unfairness √(1 − JFI) between the video
+// flows (≥ 2 players) and between all flows (paper Table I), each player's
+// QoE figures (player-summary.ts), the server's cwnd/RTT per flow from ss,
+// the bottleneck queue from tc, and downsampled series for the report's plots.
+// summarizeRun is pure; loadRunData/writeRunSummary do the file I/O.
+
+import { existsSync, readFileSync, writeFileSync } from 'fs';
+import * as path from 'path';
+import { readJsonl } from '../testbed/jsonl';
+import { bytesInWindow, FlowSeries, meetTimeS, Summary, summarize, unfairness, Window } from '../testbed/metrics';
+import { readWireSeries } from '../testbed/wire-series';
+import { FlowSpec } from './plan';
+import { PlayerLine, PlayerSummary, summarizePlayer } from './player-summary';
+import { RunRecord, RUN_FORMAT } from './run';
+
+export const RUN_SUMMARY_FILE = 'summary.json';
+/** Plot resolution of the throughput series, seconds. */
+export const PLOT_BIN_S = 2;
+
+export interface FlowResult {
+  readonly id: string;
+  readonly label: string;
+  readonly role: FlowSpec['role'];
+  readonly slot: FlowSpec['slot'];
+  /** Mean throughput over the window (TCP payload on the wire), bit/s. */
+  readonly bitsPerSec: number;
+  readonly percentOfFairShare: number;
+}
+
+export interface TcpFigures {
+  readonly samples: number;
+  /** Distinct connections seen on this server port in the window. */
+  readonly connections: number;
+  readonly cwnd: Summary | null;
+  readonly rttMs: Summary | null;
+  readonly congestionControls: readonly string[];
+  /** Retransmitted segments within the window, all connections. */
+  readonly retransmits: number;
+}
+
+export interface RunSummary {
+  readonly format: 'sprint-ab-run-summary';
+  readonly dir: string;
+  readonly status: RunRecord['status'];
+  readonly error: string | null;
+  readonly conditionKey: string;
+  readonly rateBitsPerSec: number;
+  readonly queueBytes: number;
+  readonly variant: { readonly kind: string; readonly name: string };
+  readonly repeat: number;
+  /** Measurement window (epoch seconds) or null with the reason. */
+  readonly window: { readonly fromS: number; readonly toS: number; readonly durationS: number; readonly meetS: number } | null;
+  readonly windowProblem: string | null;
+  readonly totalBitsPerSec: number | null;
+  readonly fairShareBitsPerSec: number | null;
+  /** Total ÷ bottleneck rate. */
+  readonly utilization: number | null;
+  readonly flows: readonly FlowResult[];
+  /** √(1 − JFI) over all flows' throughput (paper Table I's pairs). */
+  readonly unfairnessAll: number | null;
+  /** √(1 − JFI) over the video flows only (null with fewer than two). */
+  readonly unfairnessVideo: number | null;
+  readonly players: readonly PlayerSummary[];
+  readonly tcp: Readonly<Record<string, TcpFigures>>;
+  readonly queue: { readonly samples: number; readonly backlogBytes: Summary | null; readonly drops: number };
+  readonly congestionOk: boolean | null;
+  readonly warnings: readonly string[];
+  /** For plots: times relative to the schedule start, seconds. */
+  readonly plot: {
+    readonly startS: number;
+    readonly binS: number;
+    /** Bin start offsets. */
+    readonly t: number[];
+    /** Throughput per flow id per bin, bit/s. */
+    readonly throughput: Readonly<Record<string, number[]>>;
+    readonly queueT: number[];
+    readonly queueBytes: number[];
+    readonly phases: ReadonlyArray<{ readonly name: string; readonly fromS: number; readonly toS: number }>;
+  };
+}
+
+export interface RunData {
+  readonly record: RunRecord;
+  readonly wire: FlowSeries;
+  /** player-<port>.jsonl lines by flow id. */
+  readonly players: Readonly<Record<string, PlayerLine[]>>;
+  readonly ss: ReadonlyArray<Record<string, unknown>>;
+  readonly qdisc: ReadonlyArray<Record<string, unknown>>;
+}
+
+/** Reads a run directory's raw files. */
+export function loadRunData(runDir: string): RunData {
+  const recordPath = path.join(runDir, 'run.json');
+  if (!existsSync(recordPath)) throw new Error(`${runDir}: no run.json (the run never finished setting up)`);
+  const record = JSON.parse(readFileSync(recordPath, 'utf8')) as RunRecord;
+  if (record.format !== RUN_FORMAT) throw new Error(`${recordPath}: not a run record (format ${JSON.stringify(record.format)})`);
+  const opt = <T>(name: string, read: (p: string) => T, empty: T): T => {
+    const p = path.join(runDir, name);
+    return existsSync(p) ? read(p) : empty;
+  };
+  const players: Record<string, PlayerLine[]> = {};
+  for (const f of record.flows) {
+    if (f.role === 'player') players[f.id] = opt(`player-${f.port}.jsonl`, (p) => readJsonl<PlayerLine>(p), []);
+  }
+  return {
+    record,
+    wire: opt('wire.jsonl', (p) => readWireSeries(p, 'bytes'), { t0S: 0, binS: 0.1, bytes: {} } as FlowSeries),
+    players,
+    ss: opt('ss.jsonl', (p) => readJsonl<Record<string, unknown>>(p).filter((r) => r['kind'] === 'ss'), []),
+    qdisc: opt('qdisc.jsonl', (p) => readJsonl<Record<string, unknown>>(p).filter((r) => r['kind'] === 'qdisc'), []),
+  };
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const maybe = (values: Array<number | null>): Summary | null => {
+  const ok = values.filter((v): v is number => v !== null);
+  return ok.length > 0 ? summarize(ok) : null;
+};
+
+/** The series with a zero array for every flow of the run that the capture never saw. */
+function withAllFlows(series: FlowSeries, ids: readonly string[]): FlowSeries {
+  const n = Object.values(series.bytes)[0]?.length ?? 0;
+  const bytes: Record<string, readonly number[]> = { ...series.bytes };
+  for (const id of ids) if (!bytes[id]) bytes[id] = new Array<number>(n).fill(0);
+  return { ...series, bytes };
+}
+
+/** The measurement window: max(both-phase start, when all flows carried traffic) + warm-up, to the both-phase end. */
+export function runWindow(record: RunRecord, series: FlowSeries): { window: RunSummary['window']; problem: string | null } {
+  const both = record.times.phases.find((p) => p.name === 'both');
+  if (!both) return { window: null, problem: 'the run never reached the end of its "both" phase' };
+  const ids = record.flows.map((f) => f.id);
+  const n = Object.values(series.bytes)[0]?.length ?? 0;
+  if (n === 0) return { window: null, problem: 'the wire capture holds no packets' };
+  const meet = meetTimeS(series, ids);
+  if (meet === null) {
+    const silent = ids.filter((id) => !(series.bytes[id] ?? []).some((b) => b > 0));
+    return { window: null, problem: `flow(s) ${silent.join(', ')} never carried traffic` };
+  }
+  const fromS = Math.max(meet, both.fromS) + record.settings.warmupS;
+  const toS = Math.min(both.toS, series.t0S + n * series.binS);
+  if (!(toS > fromS)) return { window: null, problem: `nothing left to measure: flows met at +${(meet - both.fromS).toFixed(1)} s, warm-up ${record.settings.warmupS} s, phase ends at +${(both.toS - both.fromS).toFixed(1)} s` };
+  return { window: { fromS, toS, durationS: toS - fromS, meetS: meet }, problem: null };
+}
+
+function tcpFigures(ss: RunData['ss'], port: number, window: Window | null): TcpFigures {
+  const rows = ss.filter((r) => r['localPort'] === port && (window === null || ((r['t'] as number) >= window.fromS && (r['t'] as number) < window.toS)));
+  const byConn = new Map<number, number[]>();
+  for (const r of rows) {
+    const peer = num(r['peerPort']) ?? -1;
+    const rt = num(r['retransTotal']);
+    if (!byConn.has(peer)) byConn.set(peer, []);
+    if (rt !== null) byConn.get(peer)?.push(rt);
+  }
+  let retransmits = 0;
+  for (const v of byConn.values()) if (v.length > 0) retransmits += Math.max(...v) - Math.min(...v);
+  return {
+    samples: rows.length,
+    connections: byConn.size,
+    cwnd: maybe(rows.map((r) => num(r['cwnd']))),
+    rttMs: maybe(rows.map((r) => num(r['rttMs']))),
+    congestionControls: [...new Set(rows.map((r) => String(r['cc'] ?? 'unknown')))],
+    retransmits,
+  };
+}
+
+export function summarizeRun(data: RunData): RunSummary {
+  const { record } = data;
+  const ids = record.flows.map((f) => f.id);
+  const series = withAllFlows(data.wire, ids);
+  const { window, problem } = runWindow(record, data.wire);
+  const warnings = [...record.warnings];
+
+  let flows: FlowResult[] = [];
+  let total: number | null = null;
+  let fair: number | null = null;
+  if (window) {
+    const rates = ids.map((id) => (bytesInWindow(series, id, window) * 8) / window.durationS);
+    total = rates.reduce((a, b) => a + b, 0);
+    fair = total / ids.length; // paper §V-A: total ÷ number of flows
+    flows = record.flows.map((f, i) => ({
+      id: f.id, label: f.label, role: f.role, slot: f.slot,
+      bitsPerSec: rates[i] as number,
+      percentOfFairShare: fair && fair > 0 ? (100 * (rates[i] as number)) / fair : 0,
+    }));
+  }
+  const videoRates = flows.filter((f) => f.slot === 'video').map((f) => f.bitsPerSec);
+  const players = record.flows
+    .filter((f) => f.role === 'player')
+    .map((f) => summarizePlayer(data.players[f.id] ?? [], window, { port: f.port, label: f.label }));
+  for (const p of players) {
+    if (!p.ready) warnings.push(`player ${p.label}: never reported stats`);
+    if (p.everHidden) warnings.push(`player ${p.label}: its page was hidden at times (throttled by the browser)`);
+    if (p.mode !== null && p.requestedMode !== null && p.mode !== p.requestedMode) warnings.push(`player ${p.label}: asked for ${p.requestedMode}, ran ${p.mode} (${p.modeReason})`);
+    if (p.ended) warnings.push(`player ${p.label}: the video ended during the run (content shorter than the schedule)`);
+  }
+  const tcp: Record<string, TcpFigures> = {};
+  for (const f of record.flows) tcp[f.id] = tcpFigures(data.ss, f.port, window);
+  const qRows = data.qdisc.filter((r) => window === null || ((r['t'] as number) >= window.fromS && (r['t'] as number) < window.toS));
+  const drops = qRows.length >= 2 ? (num(qRows[qRows.length - 1]?.['drops']) ?? 0) - (num(qRows[0]?.['drops']) ?? 0) : 0;
+
+  // Plot series relative to the schedule start.
+  const startS = record.times.scheduleStartS ?? series.t0S;
+  const per = Math.max(1, Math.round(PLOT_BIN_S / series.binS));
+  const nBins = Object.values(series.bytes)[0]?.length ?? 0;
+  const t: number[] = [];
+  const throughput: Record<string, number[]> = {};
+  for (const id of ids) throughput[id] = [];
+  for (let i = 0; i + per <= nBins; i += per) {
+    t.push(+(series.t0S + i * series.binS - startS).toFixed(2));
+    for (const id of ids) {
+      let sum = 0;
+      const arr = series.bytes[id] as readonly number[];
+      for (let j = i; j < i + per; j++) sum += arr[j] as number;
+      (throughput[id] as number[]).push(Math.round((sum * 8) / (per * series.binS)));
+    }
+  }
+  return {
+    format: 'sprint-ab-run-summary',
+    dir: record.spec.dir,
+    status: record.status,
+    error: record.error,
+    conditionKey: record.spec.condition.key,
+    rateBitsPerSec: record.spec.condition.rateBitsPerSec,
+    queueBytes: record.spec.condition.queueBytes,
+    variant: { kind: record.spec.variant.kind, name: record.spec.variant.name },
+    repeat: record.spec.repeat,
+    window,
+    windowProblem: problem,
+    totalBitsPerSec: total,
+    fairShareBitsPerSec: fair,
+    utilization: total === null ? null : total / record.spec.condition.rateBitsPerSec,
+    flows,
+    unfairnessAll: flows.length >= 2 ? unfairness(flows.map((f) => f.bitsPerSec)) : null,
+    unfairnessVideo: videoRates.length >= 2 ? unfairness(videoRates) : null,
+    players,
+    tcp,
+    queue: { samples: qRows.length, backlogBytes: maybe(qRows.map((r) => num(r['backlogBytes']))), drops },
+    congestionOk: record.congestion ? record.congestion.ok : null,
+    warnings,
+    plot: {
+      startS,
+      binS: per * series.binS,
+      t,
+      throughput,
+      queueT: data.qdisc.map((r) => +((r['t'] as number) - startS).toFixed(2)),
+      queueBytes: data.qdisc.map((r) => num(r['backlogBytes']) ?? 0),
+      phases: record.times.phases.map((p) => ({ name: p.name, fromS: p.fromS - startS, toS: p.toS - startS })),
+    },
+  };
+}
+
+/** Summarizes a run directory and writes its summary.json. */
+export function writeRunSummary(runDir: string): RunSummary {
+  const summary = summarizeRun(loadRunData(runDir));
+  writeFileSync(path.join(runDir, RUN_SUMMARY_FILE), `${JSON.stringify(summary)}\n`);
+  return summary;
+}

@@ -1,0 +1,322 @@
+// One A/B run on the emulated bottleneck (paper §V-A): builds a testbed for
+// one network condition, starts one origin process per flow in the server
+// namespace (player i on port 8001+i, bulk flow j on 9001+j, so the wire
+// capture tells flows apart by server port), one headless Chromium in the
+// client namespace with one window per player, and the bulk downloads; follows
+// the schedule (schedule.ts); polls every player once a second; captures the
+// wire (100 ms bins per port), the server's TCP state (ss) and the bottleneck
+// queue (tc) throughout; then stops everything and destroys the testbed — on
+// success, on error and on Ctrl-C (the AbortSignal; the testbed's own exit
+// hooks kill what is left if the harness dies).
+//
+// Raw files in the run directory: run.json (what ran, when, and how it ended),
+// wire.jsonl, ss.jsonl, qdisc.jsonl, player-<port>.jsonl, bulk-<port>.jsonl,
+// origin-<port>.log, browser.log. run-summary.ts turns them into figures.
+
+import { mkdirSync, writeFileSync } from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { WireCapture, WireCaptureSummary } from '../testbed/capture';
+import { CongestionCheck } from '../testbed/congestion';
+import { DelayStats } from '../testbed/delay-element';
+import { distScript, OriginProcess, startOriginProcess } from '../testbed/origin-process';
+import { startQdiscSampler } from '../testbed/qdisc-sampler';
+import { PeriodicSampler, SamplerSummary } from '../testbed/sampler';
+import { startSsSampler } from '../testbed/ss-sampler';
+import { createTestbed, ResolvedTopology, Testbed } from '../testbed/topology';
+import { CHROMIUM_FLAGS, launchBrowserInNamespace, NamespaceBrowser } from './browser';
+import { CommonSettings, FlowSpec, flowsOf, RunSpec } from './plan';
+import { PlayerSession } from './player-session';
+import { PhaseName } from './schedule';
+
+export const RUN_FORMAT = 'sprint-ab-run';
+export const RUN_VERSION = 1;
+
+/** How long a player page may take to create `window.sprintPlayer` before the run fails. */
+export const PLAYER_READY_TIMEOUT_S = 60;
+/** When to check the server's congestion control on the live flows, seconds after the competition starts. */
+export const CC_CHECK_AFTER_S = 5;
+
+export type RunStatus = 'ok' | 'failed' | 'interrupted';
+
+/** run.json: everything needed to rebuild the run's figures from its raw files. */
+export interface RunRecord {
+  readonly format: typeof RUN_FORMAT;
+  readonly version: typeof RUN_VERSION;
+  readonly spec: RunSpec;
+  readonly settings: CommonSettings;
+  readonly flows: readonly FlowSpec[];
+  readonly status: RunStatus;
+  readonly error: string | null;
+  readonly testbed: { readonly id: string; readonly namespaces: readonly string[]; readonly topology: ResolvedTopology; readonly serverAddr: string } | null;
+  readonly times: {
+    /** Epoch seconds. */
+    readonly setupStartS: number;
+    /** When the schedule started (null if the run failed before). */
+    readonly scheduleStartS: number | null;
+    /** Phases as scheduled from scheduleStartS (epoch seconds); the flows' actual start/stop times follow. */
+    readonly phases: ReadonlyArray<{ readonly name: PhaseName; readonly fromS: number; readonly toS: number }>;
+    /** When flows of each kind were started and stopped (epoch seconds). */
+    readonly videoStartS: number | null;
+    readonly videoStopS: number | null;
+    readonly bulkStartS: number | null;
+    readonly bulkStopS: number | null;
+    readonly endS: number;
+  };
+  readonly congestion: CongestionCheck | null;
+  readonly capture: WireCaptureSummary | null;
+  readonly samplers: readonly SamplerSummary[];
+  readonly bulkExitCodes: Readonly<Record<string, number | null>>;
+  readonly delay: readonly DelayStats[] | null;
+  readonly browser: { readonly version: string; readonly flags: readonly string[] } | null;
+  readonly pageQuery: string;
+  readonly host: { readonly loadAvgStart: readonly number[]; readonly loadAvgEnd: readonly number[]; readonly cpus: number };
+  readonly warnings: readonly string[];
+}
+
+export interface RunOptions {
+  readonly resultsDir: string;
+  readonly spec: RunSpec;
+  readonly settings: CommonSettings;
+  /** Extra query parameters for every player page (e.g. "sprintTransport=fetch"). */
+  readonly pageQuery?: string;
+  /** Aborts the run (Ctrl-C): it stops early, cleans up and is recorded as interrupted. */
+  readonly signal?: AbortSignal;
+  /** Diagnostic lines. */
+  readonly log?: (line: string) => void;
+  /** Seconds of the schedule done so far, once a second. */
+  readonly onTick?: (scheduleElapsedS: number) => void;
+  /** Extra Chromium flags (e.g. to load an extension). */
+  readonly chromiumArgs?: readonly string[];
+}
+
+export class RunAborted extends Error {
+  constructor() {
+    super('run interrupted');
+    this.name = 'RunAborted';
+  }
+}
+
+function sleepUntil(epochMs: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new RunAborted());
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new RunAborted());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, Math.max(0, epochMs - Date.now()));
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The player page URL for one flow. */
+export function playerUrl(serverAddr: string, port: number, settings: CommonSettings, mode: string, abr: string, pageQuery = ''): string {
+  const q = new URLSearchParams({ set: settings.contentSet, layout: settings.layout, mode, abr });
+  for (const [k, v] of new URLSearchParams(pageQuery)) q.set(k, v);
+  return `http://${serverAddr}:${port}/?${q.toString()}`;
+}
+
+/** Runs one RunSpec; always writes run.json; resolves with it (status says how it ended). */
+export async function runOne(options: RunOptions): Promise<RunRecord> {
+  const { spec, settings, signal } = options;
+  const log = options.log ?? ((): void => undefined);
+  const dir = path.join(options.resultsDir, spec.dir);
+  mkdirSync(dir, { recursive: true });
+  const file = (name: string): string => path.join(dir, name);
+  const flows = flowsOf(spec.variant, settings.bulkFlows);
+  const schedule = settings.schedule;
+  const warnings: string[] = [];
+  const loadAvgStart = os.loadavg();
+  const setupStartS = Date.now() / 1000;
+
+  let tb: Testbed | null = null;
+  let browser: NamespaceBrowser | null = null;
+  let browserInfo: RunRecord['browser'] = null;
+  const origins: OriginProcess[] = [];
+  const sessions: PlayerSession[] = [];
+  const bulkPids = new Map<string, number>();
+  const bulkDone = new Map<string, Promise<number | null>>();
+  const bulkExitCodes: Record<string, number | null> = {};
+  let capture: WireCapture | null = null;
+  const samplers: PeriodicSampler[] = [];
+  let captureSummary: WireCaptureSummary | null = null;
+  const samplerSummaries: SamplerSummary[] = [];
+  let congestion: CongestionCheck | null = null;
+  let delayStats: DelayStats[] | null = null;
+  let scheduleStartS: number | null = null;
+  const phases: Array<{ name: PhaseName; fromS: number; toS: number }> = [];
+  const kindTimes = { videoStartS: null as number | null, videoStopS: null as number | null, bulkStartS: null as number | null, bulkStopS: null as number | null };
+  let status: RunStatus = 'ok';
+  let error: string | null = null;
+  let pollTimer: NodeJS.Timeout | null = null;
+
+  const startBulk = (flow: FlowSpec, durationS: number): void => {
+    if (!tb) return;
+    const child = tb.exec(tb.clientNs, process.execPath, [
+      distScript('demo/testbed/bulk-client.js'), '--host', tb.serverAddr, '--port', String(flow.port),
+      '--duration', String(Math.ceil(durationS + 30)), '--out', file(`bulk-${flow.port}.jsonl`), '--label', flow.label,
+    ], { label: `bulk:${flow.port}` });
+    bulkPids.set(flow.id, child.pid as number);
+    bulkDone.set(flow.id, new Promise((resolve) => child.once('exit', (code) => resolve(code))));
+  };
+  const stopBulk = async (flow: FlowSpec): Promise<void> => {
+    const pid = bulkPids.get(flow.id);
+    if (pid === undefined || !tb) return;
+    await tb.stop(pid, 3000);
+    bulkExitCodes[flow.id] = (await bulkDone.get(flow.id)) ?? null;
+  };
+
+  try {
+    tb = await createTestbed({
+      rateBitsPerSec: spec.condition.rateBitsPerSec,
+      queueBytes: spec.condition.queueBytes,
+      congestionControl: settings.congestionControl,
+      slowStartAfterIdle: settings.slowStartAfterIdle,
+      delayMs: settings.delayMs > 0 ? { down: settings.delayMs, up: settings.delayMs } : undefined,
+      log,
+    });
+    for (const flow of flows) {
+      origins.push(await startOriginProcess(tb, { port: flow.port, logPath: file(`origin-${flow.port}.log`) }));
+    }
+    capture = await WireCapture.start(tb, { out: file('wire.jsonl') });
+    samplers.push(startSsSampler(tb, { out: file('ss.jsonl'), serverPorts: flows.map((f) => f.port) }));
+    samplers.push(startQdiscSampler(tb, { out: file('qdisc.jsonl') }));
+    const needBrowser = flows.some((f) => f.role === 'player');
+    if (needBrowser) {
+      browser = await launchBrowserInNamespace(tb, { logPath: file('browser.log'), extraArgs: options.chromiumArgs });
+      browserInfo = { version: await browser.browser.version(), flags: [...CHROMIUM_FLAGS, ...(options.chromiumArgs ?? [])] };
+      log(`browser ${browserInfo.version} (pid ${browser.pid})`);
+    }
+    if (signal?.aborted) throw new RunAborted();
+
+    // The schedule. Events at offsets from t0; phases recorded as they happen.
+    const t0 = Date.now();
+    scheduleStartS = t0 / 1000;
+    const at = (offsetS: number): number => t0 + offsetS * 1000;
+    const video = flows.filter((f) => f.slot === 'video');
+    const bulk = flows.filter((f) => f.slot === 'bulk');
+    const videoSpanS = schedule.video.toS - schedule.video.fromS;
+    const bulkSpanS = schedule.bulk.toS - schedule.bulk.fromS;
+    type Event = { atS: number; order: number; run: () => Promise<void> };
+    const events: Event[] = [];
+    events.push({ atS: schedule.video.fromS, order: 1, run: async () => {
+      kindTimes.videoStartS = Date.now() / 1000;
+      for (const f of video) {
+        if (f.role === 'control') startBulk(f, videoSpanS);
+        else if (f.player && browser && tb) {
+          sessions.push(await PlayerSession.open(browser, {
+            url: playerUrl(tb.serverAddr, f.port, settings, f.player.mode, f.player.abr, options.pageQuery),
+            out: file(`player-${f.port}.jsonl`), label: f.label, port: f.port, mode: f.player.mode, abr: f.player.abr,
+          }));
+        }
+      }
+    } });
+    events.push({ atS: schedule.bulk.fromS, order: 2, run: async () => {
+      kindTimes.bulkStartS = Date.now() / 1000;
+      for (const f of bulk) startBulk(f, bulkSpanS);
+    } });
+    events.push({ atS: schedule.video.toS, order: 0, run: async () => {
+      kindTimes.videoStopS = Date.now() / 1000;
+      await Promise.all([...sessions.map((s) => s.close()), ...video.filter((f) => f.role === 'control').map(stopBulk)]);
+    } });
+    events.push({ atS: schedule.bulk.toS, order: 0, run: async () => {
+      kindTimes.bulkStopS = Date.now() / 1000;
+      await Promise.all(bulk.map(stopBulk));
+    } });
+    events.push({ atS: schedule.both.fromS + CC_CHECK_AFTER_S, order: 3, run: async () => {
+      if (!tb) return;
+      congestion = await tb.verifyCongestionControl(flows.map((f) => f.port));
+      log(`congestion control: ${congestion.detail}`);
+      if (!congestion.ok) warnings.push(`congestion control not verified: ${congestion.detail}`);
+    } });
+    if (video.some((f) => f.role === 'player')) {
+      // Checked while the players still run (short schedules check earlier).
+      const readyAtS = schedule.video.fromS + Math.max(1, Math.min(PLAYER_READY_TIMEOUT_S, videoSpanS - 2));
+      events.push({ atS: readyAtS, order: 4, run: async () => {
+        for (const s of sessions) {
+          await s.poll();
+          if (!s.last?.ready) {
+            const why = s.pageErrors.length > 0 ? `page error: ${s.pageErrors[0]}` : 'window.sprintPlayer never appeared';
+            throw new Error(`player ${s.options.label} (port ${s.options.port}) did not start within ${(readyAtS - schedule.video.fromS).toFixed(0)} s: ${why} (${s.options.url})`);
+          }
+        }
+      } });
+    }
+    const live = events.filter((e) => e.atS <= schedule.totalS).sort((a, b) => a.atS - b.atS || a.order - b.order);
+
+    let phaseIndex = 0;
+    let phaseStart = 0;
+    const markPhases = (nowOffsetS: number): void => {
+      while (phaseIndex < schedule.phases.length) {
+        const p = schedule.phases[phaseIndex] as { name: PhaseName; durationS: number };
+        if (phaseStart + p.durationS > nowOffsetS + 1e-6) break;
+        phases.push({ name: p.name, fromS: (t0 / 1000) + phaseStart, toS: (t0 / 1000) + phaseStart + p.durationS });
+        phaseStart += p.durationS;
+        phaseIndex++;
+      }
+    };
+    pollTimer = setInterval(() => {
+      for (const s of sessions) void s.poll();
+      options.onTick?.(Math.min(schedule.totalS, (Date.now() - t0) / 1000));
+    }, 1000);
+    for (const e of live) {
+      await sleepUntil(at(e.atS), signal);
+      markPhases(e.atS);
+      await e.run();
+    }
+    await sleepUntil(at(schedule.totalS), signal);
+    markPhases(schedule.totalS);
+  } catch (err) {
+    if (err instanceof RunAborted || signal?.aborted) {
+      status = 'interrupted';
+      error = 'interrupted';
+    } else {
+      status = 'failed';
+      error = (err as Error).message;
+      log(`run ${spec.dir} failed: ${error}`);
+    }
+  } finally {
+    if (pollTimer) clearInterval(pollTimer);
+    // Stop in order: players and bulk flows, then measurement, then servers, then the testbed.
+    const quietly = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
+      try {
+        await fn();
+      } catch (err) {
+        warnings.push(`stopping ${what}: ${(err as Error).message}`);
+      }
+    };
+    for (const s of sessions) await quietly(`player ${s.options.label}`, () => (browser && tb && !tb.destroyed ? s.close() : s.abandon()));
+    for (const flow of flows) if (bulkPids.has(flow.id) && !(flow.id in bulkExitCodes)) await quietly(`bulk ${flow.id}`, () => stopBulk(flow));
+    if (browser) await quietly('browser', () => (browser as NamespaceBrowser).close());
+    for (const s of samplers) await quietly('sampler', async () => samplerSummaries.push(await s.stop()));
+    if (capture) await quietly('capture', async () => (captureSummary = await (capture as WireCapture).stop()));
+    for (const o of origins) await quietly(`origin ${o.port}`, () => o.stop());
+    if (tb?.delay) await quietly('delay element', async () => (delayStats = await (tb as Testbed).delay!.stop()));
+    if (tb) await quietly('testbed', () => (tb as Testbed).destroy());
+  }
+  const record: RunRecord = {
+    format: RUN_FORMAT,
+    version: RUN_VERSION,
+    spec,
+    settings,
+    flows,
+    status,
+    error,
+    testbed: tb ? { id: tb.names.id, namespaces: [tb.serverNs, tb.routerNs, tb.clientNs], topology: tb.settings, serverAddr: tb.serverAddr } : null,
+    times: { setupStartS, scheduleStartS, phases, ...kindTimes, endS: Date.now() / 1000 },
+    congestion,
+    capture: captureSummary,
+    samplers: samplerSummaries,
+    bulkExitCodes,
+    delay: delayStats,
+    browser: browserInfo,
+    pageQuery: options.pageQuery ?? '',
+    host: { loadAvgStart, loadAvgEnd: os.loadavg(), cpus: os.cpus().length },
+    warnings,
+  };
+  writeFileSync(file('run.json'), `${JSON.stringify(record, null, 1)}\n`);
+  return record;
+}

@@ -1,0 +1,8 @@
+/**
+ * Names shared by the Sprint extension's parts and its installer (issue 4,
+ * items 1–3). The native host name must match the host manifest the installer
+ * writes (extension/install/) and what the service worker connects to.
+ */
+
+/** chrome.runtime.connectNative name; also the host manifest's file name (`<name>.json`). */
+export const HOST_NAME = 'org.sprint.socket_host';

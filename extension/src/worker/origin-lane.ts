@@ -1,0 +1,420 @@
+/**
+ * One page session's requests to one media origin, on one connection at a
+ * time (paper §IV-B1: a train's requests pipelined on a connection Sprint
+ * controls; issue 4, item 9: faults).
+ *
+ * - Pipelined mode (default): every request is written as soon as it arrives,
+ *   behind those in flight, on the lane's single keep-alive connection, so
+ *   responses come back in request order and the server is never idle inside
+ *   a train.
+ * - When the connection closes mid-train (keep-alive request limit, reset),
+ *   the requests that had delivered nothing to the page yet are re-issued, in
+ *   order and ahead of newer ones, on a new connection. A request whose
+ *   response had already started reaching the page fails `connection-lost`
+ *   (retryable): the page discards its partial bytes and may re-issue it.
+ * - When the server does not pipeline correctly (HTTP/1.0, closes after each
+ *   response, mismatched responses, unsolicited bytes), the lane switches to
+ *   sequential mode for the rest of the session: one request at a time.
+ * - Three connections in a row that close without answering anything fail
+ *   the waiting requests (`origin-unreachable`) instead of looping.
+ * - Responses pass the CORS check (cors.ts) before any byte reaches the page;
+ *   a refused response is read off the wire and dropped (`cors` error).
+ * - Each response is bounded by LIMITS.maxResponseBytes (`too-large`).
+ */
+import { PipelinedClient, type ConnectionClosed, type RequestFailure, type RequestFailureCode } from '../../../src/http/pipeline';
+import type { PipelineUnsafeReason } from '../../../src/http/connection-state';
+import type { ResponseHead } from '../../../src/http/response-parser';
+import { LIMITS, type ByteRangeMsg, type PathInfoValue, type RequestErrorCode } from '../../../player/sprint/extension/protocol';
+import { corsCheck, exposedHeaders } from './cors';
+import { HostConnection } from './host-connection';
+import { HostCommandError, HostUnavailableError, type NativeHost } from './native-host';
+import type { RequestTarget } from './url-policy';
+
+/** Where a request's outcome goes (the session, which forwards to the page). */
+export interface RequestSink {
+  head(status: number, headers: Record<string, string>, t: number): void;
+  data(bytes: Uint8Array, t: number): void;
+  end(t: number, bodyBytes: number): void;
+  error(code: RequestErrorCode, reason: string, retryable: boolean): void;
+  /** The lane holds no more state for this request (its response, if any, has left the wire). Called once. */
+  done(): void;
+}
+
+export class LaneRequest {
+  /** The page was told the outcome (end/error) or cancelled the request. */
+  settled = false;
+  cancelled = false;
+  /** A head (and maybe body bytes) reached the page: a failure can no longer be retried transparently. */
+  delivered = false;
+  bodyBytes = 0;
+  /** Connections this request was written on. */
+  attempts = 0;
+  /** Identifies the current attempt; callbacks of older attempts are ignored. */
+  token = 0;
+  isDone = false;
+  constructor(
+    readonly id: number,
+    readonly target: RequestTarget,
+    readonly range: ByteRangeMsg | undefined,
+    readonly sink: RequestSink,
+  ) {}
+}
+
+export interface LaneEnv {
+  /** The live native host (started or restarted on demand). */
+  host(): Promise<NativeHost>;
+  pageOrigin: string;
+  userAgent: string;
+  log(line: string): void;
+}
+
+export interface LaneStats {
+  origin: string;
+  mode: 'pipelined' | 'sequential';
+  unsafeReason: string | null;
+  connectionsOpened: number;
+  requestsWritten: number;
+  responsesCompleted: number;
+  /** Requests re-issued on a new connection without the page noticing. */
+  reissued: number;
+  /** Responses withheld by the CORS check. */
+  withheld: number;
+  /** Body bytes passed to the page. */
+  bodyBytesDelivered: number;
+  /** localAddr of the current/last connection ("ip:port"): matches the origin's access log `remote`. */
+  localAddr: string | null;
+  waiting: number;
+  inFlight: number;
+}
+
+const MAX_FRUITLESS_CONNECTIONS = 3;
+const IDLE_CLOSE_MS = 60_000;
+
+export class OriginLane {
+  mode: 'pipelined' | 'sequential' = 'pipelined';
+  private unsafe: PipelineUnsafeReason | null = null;
+  private waiting: LaneRequest[] = [];
+  private retries: LaneRequest[] = [];
+  private conn: HostConnection | null = null;
+  private client: PipelinedClient | null = null;
+  private opening = false;
+  private fruitless = 0;
+  private closed = false;
+  private pumpScheduled = false;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastPath: PathInfoValue | null = null;
+  private readonly counters = { connectionsOpened: 0, requestsWritten: 0, responsesCompleted: 0, reissued: 0, withheld: 0, bodyBytesDelivered: 0 };
+  private localAddr: string | null = null;
+
+  constructor(
+    readonly origin: string,
+    private readonly template: RequestTarget,
+    private readonly env: LaneEnv,
+  ) {}
+
+  submit(r: LaneRequest): void {
+    if (this.closed) {
+      this.settleError(r, 'connection-lost', 'the session is closing', false);
+      this.finish(r);
+      return;
+    }
+    this.waiting.push(r);
+    this.schedulePump();
+  }
+
+  /** Stops delivery for `r`; a request still queued is dropped, one on the wire is read and discarded. */
+  cancel(r: LaneRequest): void {
+    r.cancelled = true;
+    r.settled = true;
+    const i = this.waiting.indexOf(r);
+    if (i >= 0) {
+      this.waiting.splice(i, 1);
+      this.finish(r);
+    }
+  }
+
+  /** Latest TCP_INFO of the lane's connection (read now if one is open), else the last sample, else null. */
+  async pathInfo(): Promise<PathInfoValue | null> {
+    const conn = this.conn;
+    if (conn && !conn.isEnded) {
+      try {
+        const { info, t } = await conn.tcpInfo();
+        this.lastPath = { rttUs: info.rttUs, minRttUs: info.minRttUs, bytesReceived: info.bytesReceived, t };
+      } catch (err) {
+        this.env.log(`tcpInfo on ${this.origin}: ${(err as Error).message}`);
+      }
+    }
+    return this.lastPath;
+  }
+
+  stats(): LaneStats {
+    return {
+      origin: this.origin,
+      mode: this.mode,
+      unsafeReason: this.unsafe ? `${this.unsafe.code}: ${this.unsafe.message}` : null,
+      ...this.counters,
+      localAddr: this.localAddr,
+      waiting: this.waiting.length,
+      inFlight: this.client?.inFlight ?? 0,
+    };
+  }
+
+  /** Ends the lane: closes its connection; nothing more is sent to the page. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    const queued = [...this.waiting.splice(0), ...this.retries.splice(0)];
+    for (const r of queued) {
+      r.settled = true;
+      this.finish(r);
+    }
+    this.client?.close();
+  }
+
+  // ---- scheduling ----
+
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    queueMicrotask(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    this.waiting = this.waiting.filter((r) => {
+      if (r.cancelled) this.finish(r);
+      return !r.cancelled;
+    });
+    const client = this.client;
+    if (this.waiting.length === 0) {
+      this.armIdleClose();
+      return;
+    }
+    if (this.idleTimer) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = null;
+    }
+    if (client && !client.isClosed) {
+      if (!client.canEnqueue) return; // draining: the next connection opens when this one has closed
+      if (this.mode === 'sequential') {
+        if (client.inFlight === 0) this.write(client, this.waiting.shift() as LaneRequest);
+        return;
+      }
+      while (this.waiting.length > 0 && client.canEnqueue && this.mode === 'pipelined') this.write(client, this.waiting.shift() as LaneRequest);
+      return;
+    }
+    if (!this.opening) void this.openConnection();
+  }
+
+  private armIdleClose(): void {
+    if (this.idleTimer || !this.client || this.client.isClosed || this.client.inFlight > 0) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.client && this.client.inFlight === 0 && this.waiting.length === 0) this.client.drain();
+    }, IDLE_CLOSE_MS);
+  }
+
+  private async openConnection(): Promise<void> {
+    this.opening = true;
+    try {
+      const host = await this.env.host();
+      const conn = await HostConnection.open(host, this.template);
+      if (this.closed) {
+        conn.close();
+        return;
+      }
+      this.counters.connectionsOpened += 1;
+      this.localAddr = conn.opened.localAddr;
+      this.lastPath = { rttUs: Math.round(conn.opened.connectMs * 1000), minRttUs: Math.round(conn.opened.connectMs * 1000), bytesReceived: 0, t: conn.opened.t };
+      const client = new PipelinedClient(conn, {
+        onPipelineUnsafe: (reason) => this.markUnsafe(reason),
+        onClosed: (closed) => this.onClientClosed(client, closed),
+      });
+      this.conn = conn;
+      this.client = client;
+      conn.attach(client);
+    } catch (err) {
+      const { code, retryable, reason } = openErrorOutcome(err);
+      this.env.log(`open ${this.origin} failed: ${reason}`);
+      for (const r of this.waiting.splice(0)) {
+        this.settleError(r, code, `cannot connect to ${this.origin}: ${reason}`, retryable);
+        this.finish(r);
+      }
+    } finally {
+      this.opening = false;
+      this.schedulePump();
+    }
+  }
+
+  private markUnsafe(reason: PipelineUnsafeReason): void {
+    if (this.mode === 'pipelined') {
+      this.env.log(`${this.origin}: switching to sequential requests: ${reason.code}: ${reason.message}`);
+      this.mode = 'sequential';
+      this.unsafe = reason;
+    }
+  }
+
+  private onClientClosed(client: PipelinedClient, closed: ConnectionClosed): void {
+    if (this.client === client) {
+      this.client = null;
+      this.conn = null;
+    }
+    if (closed.pipelineUnsafe) this.markUnsafe(closed.pipelineUnsafe);
+    const retries = this.retries.splice(0).filter((r) => {
+      if (r.cancelled) this.finish(r);
+      return !r.cancelled;
+    });
+    if (closed.answered > 0) this.fruitless = 0;
+    else if (closed.retry.length > 0) this.fruitless += 1;
+    this.counters.reissued += retries.length;
+    this.waiting = [...retries, ...this.waiting];
+    if (this.fruitless >= MAX_FRUITLESS_CONNECTIONS && this.waiting.length > 0) {
+      const why = `${this.fruitless} connections in a row to ${this.origin} closed without answering (${closed.kind}: ${closed.message})`;
+      this.fruitless = 0;
+      for (const r of this.waiting.splice(0)) {
+        this.settleError(r, 'origin-unreachable', why, false);
+        this.finish(r);
+      }
+    }
+    this.schedulePump();
+  }
+
+  private write(client: PipelinedClient, r: LaneRequest): void {
+    r.attempts += 1;
+    r.token += 1;
+    const token = r.token;
+    const live = (): boolean => r.token === token && !this.closed;
+    const t = r.target;
+    this.counters.requestsWritten += 1;
+    try {
+      client.enqueue(
+        {
+          host: t.host,
+          target: t.target,
+          ...(r.range ? { range: { first: r.range.start, last: r.range.end } } : {}),
+          userAgent: this.env.userAgent,
+          ...(t.sameOrigin ? {} : { origin: this.env.pageOrigin }),
+        },
+        {
+          onHead: (head, atMs) => live() && this.onHead(r, head, atMs),
+          onBody: (piece, atMs) => live() && this.onBody(r, piece, atMs),
+          onComplete: (result) => {
+            if (!live()) return;
+            this.counters.responsesCompleted += 1;
+            this.fruitless = 0;
+            if (!r.settled) {
+              r.settled = true;
+              r.sink.end(result.endAtMs, r.bodyBytes);
+            }
+            this.finish(r);
+            this.schedulePump();
+          },
+          onFailed: (failure) => live() && this.onFailed(r, failure),
+        },
+      );
+    } catch (err) {
+      // Only an invalid request gets here (the URL policy should have refused it) or a closed client.
+      this.settleError(r, 'forbidden-url', `the request cannot be written: ${(err as Error).message}`, false);
+      this.finish(r);
+    }
+  }
+
+  private onHead(r: LaneRequest, head: ResponseHead, atMs: number): void {
+    if (r.settled) return;
+    const cors = corsCheck(this.env.pageOrigin, this.origin, head.headers);
+    if (!cors.ok) {
+      this.counters.withheld += 1;
+      this.settleError(r, 'cors', `response withheld: ${cors.reason}`, false);
+      return;
+    }
+    const headers = exposedHeaders(head.headers, r.target.sameOrigin);
+    const names = Object.keys(headers);
+    const chars = names.reduce((n, k) => n + k.length + (headers[k] as string).length, 0);
+    if (names.length > LIMITS.maxHeaderFields || chars > LIMITS.maxHeaderChars) {
+      this.settleError(r, 'unusable-response', `the response has ${names.length} header fields (${chars} characters); at most ${LIMITS.maxHeaderFields} (${LIMITS.maxHeaderChars}) are passed on`, false);
+      return;
+    }
+    if (head.framing.kind === 'length' && head.framing.length > LIMITS.maxResponseBytes) {
+      this.tooLarge(r, `the response announces ${head.framing.length} body bytes`);
+      return;
+    }
+    r.delivered = true;
+    r.sink.head(head.status, headers, atMs);
+  }
+
+  private onBody(r: LaneRequest, piece: Uint8Array, atMs: number): void {
+    if (r.settled) return;
+    if (r.bodyBytes + piece.length > LIMITS.maxResponseBytes) {
+      this.tooLarge(r, `the body exceeds ${LIMITS.maxResponseBytes} bytes`);
+      return;
+    }
+    r.bodyBytes += piece.length;
+    this.counters.bodyBytesDelivered += piece.length;
+    for (let at = 0; at < piece.length; at += LIMITS.maxPieceBytes) r.sink.data(piece.subarray(at, Math.min(piece.length, at + LIMITS.maxPieceBytes)), atMs);
+  }
+
+  private tooLarge(r: LaneRequest, why: string): void {
+    this.settleError(r, 'too-large', `${why}; the limit is ${LIMITS.maxResponseBytes}`, false);
+    // Stop the bytes: the requests behind it are re-issued on a new connection.
+    const client = this.client;
+    queueMicrotask(() => client?.close());
+  }
+
+  private onFailed(r: LaneRequest, failure: RequestFailure): void {
+    if (r.settled) {
+      this.finish(r);
+      return;
+    }
+    if (failure.retryable && !r.delivered && !this.closed) {
+      this.retries.push(r); // re-issued from onClientClosed, which follows
+      return;
+    }
+    this.settleError(r, failureCode(failure.code), `${failure.code}: ${failure.message}`, failure.retryable);
+    this.finish(r);
+  }
+
+  private settleError(r: LaneRequest, code: RequestErrorCode, reason: string, retryable: boolean): void {
+    if (r.settled) return;
+    r.settled = true;
+    r.sink.error(code, reason, retryable);
+  }
+
+  private finish(r: LaneRequest): void {
+    if (r.isDone) return;
+    r.isDone = true;
+    r.sink.done();
+  }
+}
+
+function failureCode(code: RequestFailureCode): RequestErrorCode {
+  switch (code) {
+    case 'malformed-response':
+      return 'malformed-response';
+    case 'unusable-response':
+      return 'unusable-response';
+    default:
+      return 'connection-lost';
+  }
+}
+
+/** Maps an `open` failure to the page's error code. */
+function openErrorOutcome(err: unknown): { code: RequestErrorCode; retryable: boolean; reason: string } {
+  if (err instanceof HostCommandError) {
+    const map: Record<string, RequestErrorCode> = {
+      forbidden_address: 'forbidden-address',
+      forbidden_port: 'forbidden-port',
+      dns_failed: 'dns-failed',
+      connect_failed: 'connect-failed',
+      tls_failed: 'tls-failed',
+      too_many_connections: 'too-many-connections',
+    };
+    const code = map[err.code] ?? 'host-error';
+    return { code, retryable: code === 'too-many-connections' || code === 'connect-failed', reason: err.message };
+  }
+  if (err instanceof HostUnavailableError) return { code: 'host-error', retryable: false, reason: err.message };
+  return { code: 'host-error', retryable: false, reason: (err as Error).message ?? String(err) };
+}

@@ -1,0 +1,356 @@
+/**
+ * TrainTransport over the Sprint extension's sockets (paper §IV-B1: a train's
+ * requests pipelined on a connection Sprint controls; issue 4, items 1, 4, 9).
+ * The page side of the session protocol in ./extension/protocol.ts: each
+ * `request` is one message on the private port to the content script; the
+ * service worker writes it on its origin's connection behind those in flight
+ * and streams the response back (head, pieces with the socket host's receive
+ * time, end or error), in request order per origin.
+ *
+ *   const found = await detectExtension(1500);
+ *   if (found.ok) scheduler.use(found.transport); else console.log(found.reason);
+ *
+ * Failures: `onError(reason, retryable)`. Retryable means the connection (or
+ * the extension's service worker) went away before the response was complete;
+ * body bytes already passed to `onData` for that request must be discarded.
+ * The worker re-issues on its own the requests that had delivered nothing yet.
+ *
+ * Service worker restarts: when the session's port closes (the browser stopped
+ * the worker, or the extension was reloaded), every pending request fails
+ * retryable, the transport says hello again (a bounded number of times) and
+ * holds new requests until the new session is welcomed; if no session can be
+ * had, state becomes `unavailable` and the held requests fail non-retryable,
+ * so the player falls back to Sprint-x or stock.
+ *
+ * Browser code: DOM APIs only, no Node.
+ */
+import { openSession, type SessionOpen } from './extension/handshake';
+import {
+  checkExtensionMessage,
+  LIMITS,
+  type ExtensionMessage,
+  type PageMessage,
+  type PathInfoValue,
+  type UnavailableCode,
+  type WelcomeInfo,
+} from './extension/protocol';
+import type { PathInfo, RequestTicket, ResponseSink, TrainRequest, TrainTransport } from './train-transport';
+
+export type ExtensionTransportState = 'open' | 'reconnecting' | 'unavailable' | 'closed';
+
+export interface ExtensionTransportOptions {
+  win?: Window;
+  /** How long the extension may take to acknowledge a hello, ms. Default 1500. */
+  presenceTimeoutMs?: number;
+  /** How long the extension may take to confirm its socket host, ms. Default 10000. */
+  handshakeTimeoutMs?: number;
+  /** Delays before each re-handshake after the session closed, ms. Default [250, 1000, 3000]. */
+  reconnectDelaysMs?: readonly number[];
+}
+
+export type ExtensionDetection =
+  | { ok: true; transport: ExtensionTransport; info: string; details: WelcomeInfo }
+  | { ok: false; code: UnavailableCode; reason: string };
+
+/**
+ * Looks for the Sprint extension and its socket host. `timeoutMs` bounds the
+ * wait for the extension to answer at all (no answer: `no-extension`); the
+ * host check that follows has its own bound (`handshakeTimeoutMs`). Never rejects.
+ */
+export async function detectExtension(timeoutMs = 1500, options: Omit<ExtensionTransportOptions, 'presenceTimeoutMs'> = {}): Promise<ExtensionDetection> {
+  const o = { ...options, presenceTimeoutMs: timeoutMs };
+  const opened = await openSession({ win: o.win, presenceTimeoutMs: timeoutMs, handshakeTimeoutMs: o.handshakeTimeoutMs ?? 10_000 });
+  if (!opened.ok) return { ok: false, code: opened.code, reason: `Sprint extension unavailable (${opened.code}): ${opened.reason}` };
+  const t = new ExtensionTransport(opened.port, opened.info, o);
+  const i = opened.info;
+  return { ok: true, transport: t, details: i, info: `extension ${i.extensionVersion}, socket host ${i.hostVersion}${i.tcpInfo ? ', TCP_INFO' : ''}` };
+}
+
+interface Pending {
+  readonly id: number;
+  readonly req: TrainRequest;
+  readonly sink: ResponseSink;
+  gotHead: boolean;
+}
+
+interface Query {
+  resolve(value: unknown): void;
+}
+
+export class ExtensionTransport implements TrainTransport {
+  readonly name = 'extension';
+  private port: MessagePort | null;
+  private info: WelcomeInfo;
+  private st: ExtensionTransportState = 'open';
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  /** Requests made while reconnecting, sent once a new session is welcomed. */
+  private held: Pending[] = [];
+  private readonly queries = new Map<number, Query>();
+  private readonly listeners = new Set<(state: ExtensionTransportState, reason: string) => void>();
+  private readonly o: Required<Omit<ExtensionTransportOptions, 'win'>> & { win: Window | undefined };
+  private reconnects = 0;
+  private lastReason = '';
+
+  constructor(port: MessagePort, info: WelcomeInfo, options: ExtensionTransportOptions = {}) {
+    this.info = info;
+    this.o = {
+      win: options.win,
+      presenceTimeoutMs: options.presenceTimeoutMs ?? 1500,
+      handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
+      reconnectDelaysMs: options.reconnectDelaysMs ?? [250, 1000, 3000],
+    };
+    this.port = port;
+    this.attach(port);
+  }
+
+  get state(): ExtensionTransportState {
+    return this.st;
+  }
+
+  /** Why the transport left the `open` state last (empty while it never did). */
+  get reason(): string {
+    return this.lastReason;
+  }
+
+  /** What the extension reported at the (latest) welcome. */
+  get details(): WelcomeInfo {
+    return this.info;
+  }
+
+  /** Sessions re-established after the extension side went away. */
+  get reconnectCount(): number {
+    return this.reconnects;
+  }
+
+  /** Calls `fn` on every state change; returns the unsubscribe function. */
+  onStateChange(fn: (state: ExtensionTransportState, reason: string) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  request(req: TrainRequest, sink: ResponseSink): RequestTicket {
+    const id = this.nextId;
+    this.nextId += 1;
+    const p: Pending = { id, req, sink, gotHead: false };
+    const failSoon = (reason: string, retryable: boolean): RequestTicket => {
+      let cancelled = false;
+      queueMicrotask(() => cancelled || this.safe(() => sink.onError(reason, retryable)));
+      return { cancel: () => (cancelled = true) };
+    };
+    const problem = checkTrainRequest(req, this.info.limits.maxUrlLength);
+    if (problem) return failSoon(`bad request: ${problem}`, false);
+    if (this.st === 'closed') return failSoon('the extension transport is closed', false);
+    if (this.st === 'unavailable') return failSoon(`the Sprint extension is unavailable: ${this.lastReason}`, false);
+    if (this.pending.size + this.held.length >= this.info.limits.maxOutstanding) {
+      return failSoon(`at most ${this.info.limits.maxOutstanding} requests may be outstanding`, false);
+    }
+    if (this.st === 'reconnecting') this.held.push(p);
+    else this.send(p);
+    return {
+      cancel: () => {
+        const i = this.held.indexOf(p);
+        if (i >= 0) this.held.splice(i, 1);
+        if (this.pending.delete(id)) this.post({ type: 'cancel', id });
+      },
+    };
+  }
+
+  /** TCP_INFO of the connection to `origin` ("scheme://host[:port]"), if the extension has one. */
+  async pathInfo(origin: string): Promise<PathInfo | null> {
+    const v = (await this.query({ type: 'pathInfo', id: 0, origin })) as PathInfoValue | null;
+    if (!v || typeof v.rttUs !== 'number') return null;
+    return { rttSec: v.rttUs / 1e6, minRttSec: v.minRttUs > 0 ? v.minRttUs / 1e6 : null, bytesReceived: v.bytesReceived, atMs: v.t };
+  }
+
+  /** The extension's view of this session: per origin, mode (pipelined / sequential and why), connections, counters. */
+  async stats(): Promise<unknown> {
+    return this.query({ type: 'stats', id: 0 });
+  }
+
+  close(): void {
+    if (this.st === 'closed') return;
+    this.post({ type: 'close' });
+    this.detach();
+    this.setState('closed', 'closed by the player');
+    const all = [...this.pending.values(), ...this.held];
+    this.pending.clear();
+    this.held = [];
+    for (const p of all) this.safe(() => p.sink.onError('the extension transport was closed', false));
+    for (const q of this.queries.values()) q.resolve(null);
+    this.queries.clear();
+  }
+
+  // ---- internals ----
+
+  private send(p: Pending): void {
+    this.pending.set(p.id, p);
+    const r = p.req.range;
+    this.post({ type: 'request', id: p.id, url: p.req.url, ...(r ? { range: { start: r.start, end: r.end } } : {}) });
+  }
+
+  private query(m: { type: 'pathInfo'; id: number; origin: string } | { type: 'stats'; id: number }): Promise<unknown> {
+    if (this.st !== 'open' || !this.port) return Promise.resolve(null);
+    const id = this.nextId;
+    this.nextId += 1;
+    return new Promise((resolve) => {
+      this.queries.set(id, { resolve });
+      this.post({ ...m, id });
+    });
+  }
+
+  private post(m: PageMessage): void {
+    try {
+      this.port?.postMessage(m);
+    } catch (err) {
+      this.lost(`posting to the extension failed: ${(err as Error).message}`);
+    }
+  }
+
+  private attach(port: MessagePort): void {
+    port.onmessage = (ev: MessageEvent) => this.receive(ev.data);
+  }
+
+  private detach(): void {
+    if (!this.port) return;
+    this.port.onmessage = null;
+    this.port.close();
+    this.port = null;
+  }
+
+  private receive(raw: unknown): void {
+    const c = checkExtensionMessage(raw, 'bytes');
+    if (!c.ok) {
+      console.warn(`[sprint] ignored a malformed message from the extension: ${c.reason}`);
+      return;
+    }
+    const m: ExtensionMessage = c.value;
+    switch (m.type) {
+      case 'head': {
+        const p = this.pending.get(m.id);
+        if (!p || p.gotHead) return;
+        p.gotHead = true;
+        this.safe(() => p.sink.onHead(m.status, m.headers, m.t));
+        return;
+      }
+      case 'data': {
+        const p = this.pending.get(m.id);
+        if (!p || !p.gotHead) return;
+        this.safe(() => p.sink.onData(new Uint8Array(m.bytes), m.t));
+        return;
+      }
+      case 'end': {
+        const p = this.pending.get(m.id);
+        if (!p) return;
+        this.pending.delete(m.id);
+        this.safe(() => p.sink.onEnd(m.t));
+        return;
+      }
+      case 'error': {
+        const p = this.pending.get(m.id);
+        if (!p) return;
+        this.pending.delete(m.id);
+        this.safe(() => p.sink.onError(`${m.code}: ${m.reason}`, m.retryable));
+        return;
+      }
+      case 'rejected': {
+        console.warn(`[sprint] the extension rejected a message: ${m.reason}`);
+        const p = m.id === null ? undefined : this.pending.get(m.id);
+        if (p) {
+          this.pending.delete(p.id);
+          this.safe(() => p.sink.onError(`bad-message: ${m.reason}`, false));
+        }
+        const q = m.id === null ? undefined : this.queries.get(m.id);
+        if (q && m.id !== null) {
+          this.queries.delete(m.id);
+          q.resolve(null);
+        }
+        return;
+      }
+      case 'result': {
+        const q = this.queries.get(m.id);
+        if (q) {
+          this.queries.delete(m.id);
+          q.resolve(m.value);
+        }
+        return;
+      }
+      case 'closed':
+        this.lost(`${m.code}: ${m.reason}`);
+        return;
+      default:
+        return; // ack / welcome / unavailable belong to the handshake
+    }
+  }
+
+  /** The session ended under us: fail what was pending (retryable) and say hello again. */
+  private lost(reason: string): void {
+    if (this.st !== 'open') return;
+    this.detach();
+    this.setState('reconnecting', reason);
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) this.safe(() => p.sink.onError(`extension-disconnected: ${reason}`, true));
+    for (const q of this.queries.values()) q.resolve(null);
+    this.queries.clear();
+    void this.reconnect(reason);
+  }
+
+  private async reconnect(firstReason: string): Promise<void> {
+    let last: SessionOpen | null = null;
+    for (const delay of this.o.reconnectDelaysMs) {
+      await new Promise((r) => setTimeout(r, delay));
+      if (this.st !== 'reconnecting') return;
+      last = await openSession({ win: this.o.win, presenceTimeoutMs: this.o.presenceTimeoutMs, handshakeTimeoutMs: this.o.handshakeTimeoutMs });
+      if (this.st !== 'reconnecting') {
+        if (last.ok) last.port.close();
+        return;
+      }
+      if (last.ok) {
+        this.port = last.port;
+        this.info = last.info;
+        this.attach(last.port);
+        this.reconnects += 1;
+        this.setState('open', `session re-established after: ${firstReason}`);
+        const held = this.held;
+        this.held = [];
+        for (const p of held) this.send(p);
+        return;
+      }
+      if (last.code === 'host-missing' || last.code === 'host-forbidden' || last.code === 'unsupported-protocol') break;
+    }
+    const why = last && !last.ok ? `${last.code}: ${last.reason}` : 'no attempt was made';
+    this.setState('unavailable', `the extension session ended (${firstReason}) and could not be re-established (${why})`);
+    const held = this.held;
+    this.held = [];
+    for (const p of held) this.safe(() => p.sink.onError(`unavailable: ${this.lastReason}`, false));
+  }
+
+  private setState(s: ExtensionTransportState, reason: string): void {
+    this.st = s;
+    this.lastReason = reason;
+    for (const fn of this.listeners) this.safe(() => fn(s, reason));
+  }
+
+  /** Runs a sink or listener callback; an exception is reported, never allowed to break the message loop. */
+  private safe(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      console.error('[sprint] a callback of the extension transport threw', err);
+    }
+  }
+}
+
+/** Page-side check of a TrainRequest against the protocol (the extension checks again); null when fine. */
+export function checkTrainRequest(req: TrainRequest, maxUrlLength: number = LIMITS.maxUrlLength): string | null {
+  if (typeof req !== 'object' || req === null) return 'not an object';
+  if (typeof req.url !== 'string' || req.url.length === 0 || req.url.length > maxUrlLength) return `url must be a string of 1..${maxUrlLength} characters`;
+  if (!/^https?:\/\//i.test(req.url)) return `only http(s) URLs: ${req.url.slice(0, 100)}`;
+  const r = req.range;
+  if (r !== undefined) {
+    if (!Number.isSafeInteger(r.start) || !Number.isSafeInteger(r.end) || r.start < 0 || r.end < r.start) return `range {start: ${r.start}, end: ${r.end}} is not 0 <= start <= end`;
+    if (r.end - r.start + 1 > LIMITS.maxResponseBytes) return `range longer than ${LIMITS.maxResponseBytes} bytes`;
+  }
+  return null;
+}

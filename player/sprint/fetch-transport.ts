@@ -1,0 +1,59 @@
+/**
+ * A TrainTransport over the page's own `fetch` (no extension). The browser,
+ * not Sprint, maps requests onto connections: over HTTP/1.1 several requests
+ * in flight ride parallel connections; over HTTP/2 they are streams of one.
+ * Used where the browser already multiplexes, and as the reference transport
+ * in tests of the train scheduler. Wire timing is the time `fetch` handed
+ * each piece of body to the page.
+ */
+import type { RequestTicket, ResponseSink, TrainRequest, TrainTransport } from './train-transport';
+
+function nowMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+export class FetchTrainTransport implements TrainTransport {
+  readonly name = 'fetch';
+  private readonly controllers = new Set<AbortController>();
+
+  request(req: TrainRequest, sink: ResponseSink): RequestTicket {
+    const controller = new AbortController();
+    this.controllers.add(controller);
+    let cancelled = false;
+    const headers: Record<string, string> = {};
+    if (req.range) headers.Range = `bytes=${req.range.start}-${req.range.end}`;
+    void (async () => {
+      try {
+        const res = await fetch(req.url, { headers, cache: 'no-store', credentials: 'omit', signal: controller.signal });
+        const h: Record<string, string> = {};
+        res.headers.forEach((v, k) => (h[k] = v));
+        if (cancelled) return;
+        sink.onHead(res.status, h, nowMs());
+        if (!res.body) throw new Error('response has no body stream');
+        const reader = res.body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (cancelled) return;
+          if (done) break;
+          sink.onData(value, nowMs());
+        }
+        sink.onEnd(nowMs());
+      } catch (e) {
+        if (!cancelled) sink.onError((e as Error).message || String(e), true);
+      } finally {
+        this.controllers.delete(controller);
+      }
+    })();
+    return {
+      cancel: () => {
+        cancelled = true;
+        controller.abort();
+      },
+    };
+  }
+
+  close(): void {
+    for (const c of this.controllers) c.abort();
+    this.controllers.clear();
+  }
+}

@@ -1,0 +1,516 @@
+/**
+ * The `sprint` data plane (paper §IV-B1, sized by §IV-A Program 1).
+ *
+ * Segment requests are pipelined in *trains*: from the moment downloading
+ * resumes, dash.js is made to issue its next request as soon as fewer than
+ * the outstanding window are in flight (scheduler-hook.ts), so its ABR picks
+ * every segment's bitrate at the moment that segment is requested and the
+ * bitrate can change inside a train without draining it. Requests travel on
+ * a TrainTransport: the extension's sockets (HTTP/1.1 pipelining on one
+ * connection) or, where the browser multiplexes itself, fetch.
+ *
+ * Responses reach dash.js strictly in request order and one append at a
+ * time (the next completion is released when dash.js has appended the
+ * previous one), so a quality switch — which in dash.js waits for loading
+ * requests and then empties its append queue — never drops a loaded segment.
+ * Each response is handed over with the wire timing its bytes had, so
+ * dash.js's throughput estimate stays true.
+ *
+ * Faults are visible and lose nothing: a request whose connection went away
+ * is re-issued (the transport says when that is safe); one that fails for
+ * good is failed back to dash.js, whose own retry policy takes over.
+ */
+import { BandwidthEstimator } from '../../src/estimators/bandwidth';
+import { chunkSize } from '../../src/model/chunk-size';
+import { parseRange } from '../../src/sprintx/range-plan';
+import { TrainPolicy, trainWindow } from '../../src/train/train-policy';
+import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
+import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
+import { installLoaderHook } from '../dash/loader-hook';
+import type { LoaderRequest, LoaderResponse, SegmentLoadHandler, WireTiming } from '../dash/loader-types';
+import { installSchedulerHook, type SchedulerHandle } from '../dash/scheduler-hook';
+import { RttProber } from '../estimates/rtt-prober';
+import type { TrainRecord, TransferRecord } from '../stats/types';
+import type { RequestTicket, TrainTransport } from './train-transport';
+
+/** Bandwidth assumed before the first response has been measured, bit/s. */
+export const BOOTSTRAP_BANDWIDTH_BITS_PER_SEC = 5e6;
+/** RTT assumed before the first measurement, seconds. */
+export const BOOTSTRAP_RTT_SEC = 0.1;
+/** The media type whose requests form trains. */
+const TRAIN_MEDIA_TYPE = 'video';
+/** Re-issues of one request after its connection went away. */
+const MAX_REISSUES = 3;
+/** Release the next completion anyway if dash.js has not reported the previous append after this long. */
+const APPEND_WATCHDOG_MS = 3000;
+
+type EntryState = 'loading' | 'done' | 'failed' | 'aborted';
+
+interface Entry {
+  type: string;
+  kind: 'init' | 'media';
+  url: string;
+  range: { start: number; end: number } | undefined;
+  expectedBytes: number;
+  mediaSec: number;
+  bitrate: number | null;
+  req: LoaderRequest;
+  resp: LoaderResponse;
+  state: EntryState;
+  status: number;
+  headers: Record<string, string>;
+  pieces: Uint8Array[];
+  bytes: number;
+  requestMs: number;
+  sentMs: number;
+  prevMs: number;
+  firstByteMs: number | null;
+  lastByteMs: number | null;
+  traces: WireTiming['traces'];
+  ticket: RequestTicket | null;
+  reissues: number;
+  error: string | null;
+  record: TransferRecord;
+  train: TrainRecord | null;
+}
+
+interface TypeState {
+  queue: Entry[];
+  policy: TrainPolicy;
+  train: TrainRecord | null;
+  awaitingAppendSince: number | null;
+  lastByteMs: number;
+}
+
+function nowMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
+  readonly mode = 'sprint' as const;
+  private ctx: DataPlaneContext | null = null;
+  private scheduler: SchedulerHandle | null = null;
+  private readonly types = new Map<string, TypeState>();
+  private readonly bandwidth = new BandwidthEstimator();
+  private prober: RttProber | null = null;
+  private watchdog: ReturnType<typeof setInterval> | null = null;
+  /** Requests dash.js's FragmentModel scheduled (not the sidx/init probes of SegmentBaseLoader). */
+  private readonly scheduled = new WeakSet<object>();
+  private readonly onLoadingStarted = (e: { request?: object }): void => {
+    if (e.request) this.scheduled.add(e.request);
+  };
+  private readonly onAppended = (e: { mediaType?: string }): void => {
+    const t = e.mediaType ? this.types.get(e.mediaType) : undefined;
+    if (!t || !e.mediaType) return;
+    t.awaitingAppendSince = null;
+    // Let dash.js's own handlers of this append run first: a pending quality
+    // switch checks for loading requests there and then empties the append
+    // queue; the next segment must still count as loading at that moment.
+    const type = e.mediaType;
+    setTimeout(() => {
+      this.release(type);
+      this.maybeRetick(type);
+    }, 0);
+  };
+
+  constructor(private readonly transport: TrainTransport) {}
+
+  install(ctx: DataPlaneContext): void {
+    this.ctx = ctx;
+    // dash.js's fast switch and request abandonment abort every request of a
+    // type at once (see dashjs-integration.md); with a train in flight that
+    // would throw away loaded segments. Quality switches wait for in-order
+    // completions instead.
+    ctx.dash.updateSettings({
+      streaming: { buffer: { fastSwitchEnabled: false }, abr: { rules: { abandonRequestsRule: { active: false } } } },
+    } as never);
+    installLoaderHook(ctx.dash, this);
+    this.scheduler = installSchedulerHook(ctx.dash, { mayIssue: (type) => this.mayIssue(type) });
+    ctx.dash.on('bytesAppendedEndFragment', this.onAppended);
+    ctx.dash.on('fragmentLoadingStarted', this.onLoadingStarted);
+    this.prober = new RttProber({
+      url: ctx.manifestUrl,
+      onSample: () => this.publishEstimates(),
+      onError: (m) => {
+        ctx.stats.count('sprint.probeErrors');
+        if ((this.prober?.errors ?? 0) <= 3) ctx.log.warn(m);
+      },
+    });
+    this.prober.start();
+    this.watchdog = setInterval(() => this.checkAppendWatchdog(), 500);
+    ctx.stats.estimates.transport = this.transport.name;
+  }
+
+  destroy(): void {
+    this.prober?.stop();
+    if (this.watchdog !== null) clearInterval(this.watchdog);
+    for (const t of this.types.values()) for (const e of t.queue) e.ticket?.cancel();
+    this.types.clear();
+    this.transport.close();
+    this.ctx?.dash.off('bytesAppendedEndFragment', this.onAppended);
+    this.ctx?.dash.off('fragmentLoadingStarted', this.onLoadingStarted);
+    this.ctx = null;
+  }
+
+  // ---- estimates (§IV-A) ----
+
+  private rttSec(): number {
+    return this.prober?.estimator.smoothedSec ?? BOOTSTRAP_RTT_SEC;
+  }
+
+  private model() {
+    const bw = this.bandwidth.estimateBitsPerSec() ?? BOOTSTRAP_BANDWIDTH_BITS_PER_SEC;
+    return chunkSize({ bandwidthBitsPerSec: bw, rttSec: this.rttSec(), epsilon: this.ctx?.epsilon ?? 0.1 });
+  }
+
+  private publishEstimates(window?: number): void {
+    if (!this.ctx) return;
+    const e = this.ctx.stats.estimates;
+    e.rttSec = this.prober?.estimator.smoothedSec ?? null;
+    e.rttSamples = this.prober?.estimator.sampleCount ?? 0;
+    e.bandwidthBitsPerSec = this.bandwidth.estimateBitsPerSec() ?? null;
+    e.bandwidthSamples = this.bandwidth.sampleCount;
+    e.chunkBytes = this.model().chunkBytes;
+    e.source = 'rtt: probes; bandwidth: train wire timing';
+    if (window !== undefined) e.outstandingWindow = window;
+  }
+
+  // ---- scheduling (§IV-B1) ----
+
+  private state(type: string): TypeState {
+    let t = this.types.get(type);
+    if (!t) {
+      t = { queue: [], policy: new TrainPolicy(), train: null, awaitingAppendSince: null, lastByteMs: 0 };
+      this.types.set(type, t);
+    }
+    return t;
+  }
+
+  private outstanding(t: TypeState): number {
+    return t.queue.filter((e) => e.state === 'loading').length;
+  }
+
+  private mayIssue(type: string): boolean {
+    const t = this.types.get(type);
+    if (!t || !this.ctx) return true; // nothing issued yet: dash.js decides
+    // Trains carry the video, which is nearly all of the flow's bytes; audio
+    // keeps dash.js's one-at-a-time pace (on the same transport, in order).
+    if (type !== TRAIN_MEDIA_TYPE) return this.outstanding(t) === 0;
+    let buffer = 0;
+    try {
+      buffer = this.ctx.dash.getBufferLength(type as 'video') || 0;
+    } catch {
+      buffer = 0;
+    }
+    const target = this.scheduler?.bufferTarget(type);
+    return t.policy.mayIssue({
+      outstanding: this.outstanding(t),
+      bufferSec: buffer,
+      inFlightSec: t.queue.reduce((a, e) => a + (e.state === 'aborted' ? 0 : e.mediaSec), 0),
+      segmentSec: t.queue[t.queue.length - 1]?.mediaSec ?? 4,
+      bufferTargetSec: Number.isFinite(target) ? (target as number) : 12,
+    });
+  }
+
+  /** Lets dash.js issue its next request now if the window and the train allow it. */
+  private maybeRetick(type: string): void {
+    setTimeout(() => {
+      if (this.ctx && this.mayIssue(type)) this.scheduler?.retick(type);
+    }, 0);
+  }
+
+  tryLoad(req: LoaderRequest, resp: LoaderResponse): boolean {
+    const ctx = this.ctx;
+    const fr = req.customData.request;
+    // Only segments dash.js scheduled for the buffer ride trains; its index
+    // and init probes (SegmentBaseLoader) are never appended and stay with dash.js.
+    if (!ctx || !fr || req.method !== 'GET' || !this.scheduled.has(fr)) return false;
+    if (fr.type !== MEDIA_SEGMENT_TYPE && fr.type !== INIT_SEGMENT_TYPE) return false;
+    const type = fr.mediaType;
+    if (type !== 'video' && type !== 'audio') return false;
+    let range: { start: number; end: number } | undefined;
+    if (fr.range) {
+      try {
+        range = parseRange(fr.range);
+      } catch {
+        return false;
+      }
+    }
+    const t = this.state(type);
+    const bitrate = fr.representation?.bandwidth ?? null;
+    const mediaSec = fr.type === MEDIA_SEGMENT_TYPE && Number.isFinite((fr as { duration?: number }).duration) ? ((fr as { duration?: number }).duration as number) : 0;
+    const expected = range ? range.end - range.start + 1 : bitrate && mediaSec ? Math.round((bitrate * mediaSec) / 8) : 0;
+    const at = nowMs();
+    if (type === TRAIN_MEDIA_TYPE && this.outstanding(t) === 0 && !t.policy.trainUnspent) this.beginTrain(type, t, expected, at);
+    const record: TransferRecord = {
+      id: ctx.stats.allocateTransferId(),
+      via: 'sprint',
+      url: req.url,
+      range: fr.range ?? null,
+      startMs: at,
+      firstByteMs: null,
+      endMs: null,
+      bytes: 0,
+      expectedBytes: range ? expected : null,
+      throughputBitsPerSec: null,
+      targetChunkBytes: t.train?.targetBytes ?? null,
+      rttEstimateSec: this.prober?.estimator.smoothedSec ?? null,
+      bandwidthEstimateBitsPerSec: this.bandwidth.estimateBitsPerSec() ?? null,
+      segmentsServed: 0,
+      cancelled: false,
+      wastedBytes: 0,
+      error: null,
+    };
+    ctx.stats.addTransfer(record);
+    const entry: Entry = {
+      type,
+      kind: fr.type === INIT_SEGMENT_TYPE ? 'init' : 'media',
+      url: req.url,
+      range,
+      expectedBytes: expected,
+      mediaSec,
+      bitrate,
+      req,
+      resp,
+      state: 'loading',
+      status: 0,
+      headers: {},
+      pieces: [],
+      bytes: 0,
+      requestMs: at,
+      sentMs: at,
+      prevMs: at,
+      firstByteMs: null,
+      lastByteMs: null,
+      traces: [],
+      ticket: null,
+      reissues: 0,
+      error: null,
+      record,
+      train: t.train,
+    };
+    t.queue.push(entry);
+    t.policy.onIssued(expected);
+    if (t.train) {
+      t.train.issuedBytes += expected;
+      t.train.requests += 1;
+      if (bitrate !== null && entry.kind === 'media') t.train.bitrates.push(bitrate);
+    }
+    req.customData.abort = () => this.abortEntry(entry);
+    this.send(entry);
+    this.maybeRetick(type);
+    return true;
+  }
+
+  private beginTrain(type: string, t: TypeState, expectedBytes: number, at: number): void {
+    const ctx = this.ctx as DataPlaneContext;
+    const m = this.model();
+    const window = trainWindow(m.fairBdpBytes, expectedBytes || 1);
+    const snap = t.policy.begin(m.chunkBytes, window, at);
+    t.train = {
+      id: snap.id,
+      mediaType: type,
+      targetBytes: m.chunkBytes,
+      issuedBytes: 0,
+      completedBytes: 0,
+      requests: 0,
+      window,
+      startMs: at,
+      endMs: null,
+      throughputBitsPerSec: null,
+      bitrates: [],
+      rttEstimateSec: this.prober?.estimator.smoothedSec ?? null,
+      bandwidthEstimateBitsPerSec: this.bandwidth.estimateBitsPerSec() ?? null,
+    };
+    ctx.stats.trains.push(t.train);
+    ctx.stats.count('sprint.trains');
+    this.publishEstimates(window);
+  }
+
+  private send(entry: Entry): void {
+    entry.sentMs = nowMs();
+    const t = this.state(entry.type);
+    entry.prevMs = Math.max(entry.sentMs, t.lastByteMs);
+    entry.ticket = this.transport.request(
+      { url: entry.url, range: entry.range },
+      {
+        onHead: (status, headers) => {
+          entry.status = status;
+          entry.headers = { ...headers };
+        },
+        onData: (bytes, atMs) => this.onData(entry, bytes, atMs),
+        onEnd: (atMs) => this.onEnd(entry, atMs),
+        onError: (reason, retryable) => this.onError(entry, reason, retryable),
+      },
+    );
+  }
+
+  private onData(entry: Entry, bytes: Uint8Array, atMs: number): void {
+    if (entry.state !== 'loading' || bytes.length === 0) return;
+    if (entry.firstByteMs === null) {
+      entry.firstByteMs = atMs;
+      entry.record.firstByteMs = atMs;
+      // On a pipelined connection this response's bytes follow the previous one's.
+      const t = this.state(entry.type);
+      entry.prevMs = Math.min(atMs, Math.max(entry.sentMs, t.lastByteMs));
+    }
+    entry.traces.push({ startMs: entry.prevMs, durationMs: Math.max(0, atMs - entry.prevMs), bytes: bytes.length });
+    entry.prevMs = atMs;
+    entry.lastByteMs = atMs;
+    entry.pieces.push(bytes);
+    entry.bytes += bytes.length;
+    entry.record.bytes = entry.bytes;
+  }
+
+  private onEnd(entry: Entry, atMs: number): void {
+    if (entry.state !== 'loading') return;
+    const t = this.state(entry.type);
+    entry.state = 'done';
+    entry.record.endMs = entry.lastByteMs ?? atMs;
+    t.lastByteMs = Math.max(t.lastByteMs, entry.lastByteMs ?? atMs);
+    const wireStart = entry.traces[0]?.startMs ?? entry.sentMs;
+    const wireSec = ((entry.lastByteMs ?? atMs) - wireStart) / 1000;
+    if (wireSec > 0 && entry.bytes > 0) {
+      entry.record.throughputBitsPerSec = (entry.bytes * 8) / wireSec;
+      this.bandwidth.addTransfer(entry.bytes, wireSec);
+    }
+    if (entry.train) entry.train.completedBytes += entry.bytes;
+    t.policy.onCompleted(entry.bytes, atMs, this.outstanding(t));
+    this.closeTrainIfDone(t, atMs);
+    this.publishEstimates();
+    this.release(entry.type);
+    this.maybeRetick(entry.type);
+  }
+
+  private closeTrainIfDone(t: TypeState, atMs: number): void {
+    const train = t.train;
+    if (!train || train.endMs !== null) return;
+    if (this.outstanding(t) > 0 || t.policy.trainUnspent) return;
+    train.endMs = atMs;
+    const sec = (atMs - train.startMs) / 1000;
+    train.throughputBitsPerSec = sec > 0 ? (train.completedBytes * 8) / sec : null;
+  }
+
+  private onError(entry: Entry, reason: string, retryable: boolean): void {
+    if (entry.state !== 'loading') return;
+    const ctx = this.ctx;
+    entry.pieces = [];
+    entry.bytes = 0;
+    entry.traces = [];
+    entry.firstByteMs = null;
+    if (retryable && entry.reissues < MAX_REISSUES) {
+      entry.reissues += 1;
+      ctx?.stats.count('sprint.reissued');
+      this.send(entry);
+      return;
+    }
+    entry.state = 'failed';
+    entry.error = reason;
+    entry.record.error = reason;
+    entry.record.endMs = nowMs();
+    ctx?.stats.count('sprint.requestErrors');
+    ctx?.log.warn(`request ${entry.url}${entry.range ? ` bytes=${entry.range.start}-${entry.range.end}` : ''} failed: ${reason}`);
+    const t = this.state(entry.type);
+    t.policy.onCompleted(0, nowMs(), this.outstanding(t));
+    this.closeTrainIfDone(t, nowMs());
+    this.release(entry.type);
+  }
+
+  private abortEntry(entry: Entry): void {
+    if (entry.state === 'aborted') return;
+    const wasLoading = entry.state === 'loading';
+    entry.state = 'aborted';
+    entry.ticket?.cancel();
+    entry.record.cancelled = true;
+    entry.record.wastedBytes = entry.bytes;
+    this.ctx?.stats.count('sprint.abortedByDash');
+    const t = this.state(entry.type);
+    if (wasLoading) t.policy.onCompleted(0, nowMs(), this.outstanding(t));
+    entry.req.customData.onabort?.();
+    this.release(entry.type);
+  }
+
+  /** Hands completed responses to dash.js in request order, one append at a time. */
+  private release(type: string): void {
+    const t = this.types.get(type);
+    if (!t) return;
+    while (t.queue.length > 0) {
+      const head = t.queue[0] as Entry;
+      if (head.state === 'aborted') {
+        t.queue.shift();
+        continue;
+      }
+      if (head.state === 'loading') return;
+      if (t.awaitingAppendSince !== null) return;
+      t.queue.shift();
+      if (head.state === 'failed') {
+        this.failToDash(head);
+        continue;
+      }
+      this.deliver(head);
+      if (head.status >= 200 && head.status <= 299) t.awaitingAppendSince = nowMs();
+    }
+  }
+
+  private deliver(e: Entry): void {
+    const ctx = this.ctx;
+    const data = new Uint8Array(e.bytes);
+    let at = 0;
+    for (const p of e.pieces) {
+      data.set(p, at);
+      at += p.length;
+    }
+    e.pieces = [];
+    const custom = e.req.customData;
+    e.resp.url = e.url;
+    e.resp.status = e.status;
+    e.resp.statusText = String(e.status);
+    e.resp.headers = e.headers;
+    e.resp.data = data.buffer as ArrayBuffer;
+    const traces = e.traces.length >= 2 ? e.traces : [{ startMs: e.prevMs, durationMs: 0, bytes: 0 }, ...e.traces];
+    custom.sprintWire = {
+      startMs: traces[0]?.startMs ?? e.sentMs,
+      firstByteMs: e.firstByteMs ?? e.sentMs,
+      endMs: e.lastByteMs ?? nowMs(),
+      traces,
+    };
+    e.record.segmentsServed = 1;
+    const fr = custom.request;
+    ctx?.stats.addSegment({
+      kind: e.kind,
+      mediaType: e.type,
+      url: e.url,
+      range: fr?.range ?? null,
+      index: Number.isFinite(fr?.index) ? (fr?.index as number) : NaN,
+      representationId: fr?.representation?.id ?? null,
+      bandwidth: e.bitrate,
+      bytes: e.bytes,
+      requestMs: e.requestMs,
+      firstByteMs: e.firstByteMs,
+      endMs: e.lastByteMs ?? nowMs(),
+      status: e.status >= 200 && e.status <= 299 ? 'ok' : 'error',
+      transferId: e.record.id,
+    });
+    custom.onprogress?.({ loaded: e.bytes, total: e.bytes, lengthComputable: true });
+    custom.onloadend?.();
+  }
+
+  private failToDash(e: Entry): void {
+    e.resp.url = e.url;
+    e.resp.status = 0;
+    e.resp.statusText = `sprint: ${e.error ?? 'request failed'}`;
+    this.ctx?.stats.count('sprint.failedBackToDash');
+    e.req.customData.onloadend?.();
+  }
+
+  private checkAppendWatchdog(): void {
+    const now = nowMs();
+    for (const [type, t] of this.types) {
+      if (t.awaitingAppendSince !== null && now - t.awaitingAppendSince > APPEND_WATCHDOG_MS) {
+        t.awaitingAppendSince = null;
+        this.ctx?.stats.count('sprint.appendWatchdog');
+        this.release(type);
+      }
+    }
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Sprint's train policy (paper §IV-B1), per media type, with no I/O:
+ *
+ *  - A *train* is the run of pipelined segment requests issued from the
+ *    moment downloading resumes (nothing outstanding) until the model's chunk
+ *    size (§IV-A, Program 1) has been requested.
+ *  - While a train runs, requests are issued whenever fewer than the
+ *    *outstanding window* are in flight: enough to cover one fair BDP of
+ *    bytes, at least 2 — so the server never waits for a request, yet the ABR
+ *    still picks every segment's bitrate when that segment is requested.
+ *  - The minimum train is enforced each time downloading resumes, even if
+ *    the buffer then exceeds the player's target by up to one train; outside
+ *    a train, requests follow the player's own buffer target.
+ *
+ * The policy only answers "may another request be issued now?" and keeps
+ * the books; the scheduler hook asks dash.js for the request (and so its ABR).
+ */
+import { outstandingRequests } from '../model/outstanding-window';
+
+export interface TrainSnapshot {
+  id: number;
+  targetBytes: number;
+  issuedBytes: number;
+  issuedRequests: number;
+  completedRequests: number;
+  completedBytes: number;
+  startedAtMs: number;
+  endedAtMs: number | null;
+  /** Outstanding window in force when the train started. */
+  window: number;
+}
+
+export interface IssueContext {
+  /** Requests issued and not yet completed. */
+  outstanding: number;
+  /** Seconds of media appended ahead of the playhead. */
+  bufferSec: number;
+  /** Seconds of media in requests issued and not yet appended. */
+  inFlightSec: number;
+  /** Duration of the next segment, seconds. */
+  segmentSec: number;
+  /** The player's buffer target, seconds. */
+  bufferTargetSec: number;
+}
+
+export class TrainPolicy {
+  private current: TrainSnapshot | null = null;
+  private nextId = 1;
+
+  /** Starts a new train when downloading resumes; returns it. */
+  begin(targetBytes: number, window: number, atMs: number): TrainSnapshot {
+    if (!(targetBytes > 0)) throw new RangeError(`train target must be positive, got ${targetBytes}`);
+    if (!Number.isInteger(window) || window < 2) throw new RangeError(`outstanding window must be an integer >= 2, got ${window}`);
+    this.current = {
+      id: this.nextId++,
+      targetBytes,
+      issuedBytes: 0,
+      issuedRequests: 0,
+      completedRequests: 0,
+      completedBytes: 0,
+      startedAtMs: atMs,
+      endedAtMs: null,
+      window,
+    };
+    return this.current;
+  }
+
+  get train(): TrainSnapshot | null {
+    return this.current;
+  }
+
+  /** True while the running train has not yet requested its target bytes. */
+  get trainUnspent(): boolean {
+    return this.current !== null && this.current.endedAtMs === null && this.current.issuedBytes < this.current.targetBytes;
+  }
+
+  onIssued(expectedBytes: number): void {
+    if (!this.current) return;
+    this.current.issuedRequests += 1;
+    this.current.issuedBytes += Math.max(0, expectedBytes);
+  }
+
+  onCompleted(bytes: number, atMs: number, outstandingAfter: number): void {
+    if (!this.current) return;
+    this.current.completedRequests += 1;
+    this.current.completedBytes += bytes;
+    if (outstandingAfter === 0 && !this.trainUnspent) this.current.endedAtMs = atMs;
+  }
+
+  /** Ends the running train (downloading paused before the train was spent, or a seek). */
+  end(atMs: number): void {
+    if (this.current && this.current.endedAtMs === null) this.current.endedAtMs = atMs;
+  }
+
+  /**
+   * May another request be issued now? Never beyond the outstanding window;
+   * within it, while the train is unspent (even past the buffer target, by at
+   * most one train), or while the buffer plus what is in flight stays below
+   * the target.
+   */
+  mayIssue(c: IssueContext): boolean {
+    const window = this.current?.window ?? 2;
+    if (c.outstanding >= window) return false;
+    if (this.trainUnspent) return true;
+    return c.bufferSec + c.inFlightSec + c.segmentSec < c.bufferTargetSec;
+  }
+}
+
+/** The outstanding window for a fair BDP and the expected size of upcoming segments (§IV-B1). */
+export function trainWindow(fairBdpBytes: number, segmentBytes: number): number {
+  return outstandingRequests(Math.max(fairBdpBytes, 1), Math.max(segmentBytes, 1));
+}

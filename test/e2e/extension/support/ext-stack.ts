@@ -1,0 +1,176 @@
+/**
+ * End-to-end fixture for the Sprint extension (issue 4): builds, into one temp
+ * directory, the unpacked extension (extension/webpack.config.js), the socket
+ * host (CGO_ENABLED=0 go build of extension/host) and a test page bundle
+ * (page/test-page.ts); launches headless Chromium with the extension loaded
+ * and, unless told otherwise, the host manifest in the fresh profile's
+ * NativeMessagingHosts/ (browser-facts.md: a custom --user-data-dir is the
+ * only place searched then). Everything is removed by the close functions;
+ * browsers are killed by PID if they do not exit.
+ */
+import { spawnSync } from 'child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { homedir, tmpdir } from 'os';
+import { join, resolve } from 'path';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { hostManifest, manifestFileName } from '../../../../extension/install/host-manifest';
+import { extensionIdFromManifest } from '../../../../extension/install/extension-id';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../support/browser';
+
+export const ROOT = resolve(__dirname, '../../../..');
+
+export interface Artifacts {
+  dir: string;
+  unpacked: string;
+  hostBinary: string;
+  pageDir: string;
+  mediaDir: string;
+  extensionId: string;
+  close(): void;
+}
+
+interface WebpackStats {
+  hasErrors(): boolean;
+  toString(o: string): string;
+}
+interface WebpackCompiler {
+  run(cb: (err: Error | null, stats?: WebpackStats) => void): void;
+  close(cb: (err?: Error | null) => void): void;
+}
+
+/** Runs one webpack build and closes the compiler (so no cache work keeps Jest alive). */
+function runWebpack(config: unknown): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const webpack = require('webpack') as (c: unknown) => WebpackCompiler;
+  const compiler = webpack(config);
+  return new Promise((res, rej) => {
+    compiler.run((err, stats) => {
+      compiler.close(() => {
+        if (err) rej(err);
+        else if (!stats || stats.hasErrors()) rej(new Error(`webpack failed:\n${stats?.toString('errors-warnings') ?? ''}`));
+        else res();
+      });
+    });
+  });
+}
+
+/** Builds extension, host and test page into a new temp directory. */
+export async function buildArtifacts(): Promise<Artifacts> {
+  const dir = mkdtempSync(join(tmpdir(), 'sprint-ext-e2e-'));
+  const close = (): void => rmSync(dir, { recursive: true, force: true });
+  try {
+    const unpacked = join(dir, 'unpacked');
+    const hostBinary = join(dir, 'host', 'sprint-host');
+    const pageDir = join(dir, 'page');
+    const mediaDir = join(dir, 'media');
+    mkdirSync(pageDir);
+    mkdirSync(mediaDir);
+    const go = spawnSync('go', ['build', '-trimpath', '-o', hostBinary, '.'], {
+      cwd: join(ROOT, 'extension', 'host'),
+      env: { ...process.env, CGO_ENABLED: '0' },
+      encoding: 'utf8',
+    });
+    if (go.error || go.status !== 0) throw new Error(`go build of the socket host failed: ${go.error?.message ?? ''}${go.stderr}`);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const extensionConfig = require(join(ROOT, 'extension', 'webpack.config.js')) as (env: { outDir: string; mode: string }) => unknown;
+    await runWebpack(extensionConfig({ outDir: unpacked, mode: 'development' }));
+    await runWebpack({
+      mode: 'development',
+      devtool: false,
+      context: ROOT,
+      target: 'web',
+      entry: { 'ext-test': './test/e2e/extension/page/test-page.ts' },
+      output: { path: pageDir, filename: '[name].js' },
+      resolve: { extensions: ['.ts', '.js'] },
+      module: {
+        rules: [{ test: /\.ts$/, loader: 'ts-loader', options: { configFile: join(ROOT, 'player', 'tsconfig.json'), onlyCompileBundledFiles: true }, exclude: /node_modules/ }],
+      },
+      stats: 'errors-warnings',
+    });
+    writeFileSync(join(pageDir, 'index.html'), '<!doctype html><html><head><meta charset="utf-8"><title>sprint-ext-test</title></head><body><script src="/ext-test.js"></script></body></html>\n');
+    return { dir, unpacked, hostBinary, pageDir, mediaDir, extensionId: extensionIdFromManifest(join(ROOT, 'extension', 'manifest.json')), close };
+  } catch (e) {
+    close();
+    throw e;
+  }
+}
+
+export interface ExtBrowser {
+  browser: Browser;
+  profileDir: string;
+  console: string[];
+  newPage(): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export interface LaunchOptions {
+  /** Load the unpacked extension (default true). */
+  extension?: boolean;
+  /** Register the socket host in the profile (default true). */
+  hostManifest?: boolean;
+  /** Extra environment for the browser (and so for the host it starts). */
+  env?: Record<string, string>;
+}
+
+const CRASH_DIR = join(homedir(), '.config', 'chromium', 'Crash Reports');
+
+/** Launches headless Chromium with a fresh profile as the options say. */
+export async function launchExtBrowser(a: Artifacts, o: LaunchOptions = {}): Promise<ExtBrowser> {
+  const profileDir = mkdtempSync(join(tmpdir(), 'sprint-ext-profile-'));
+  const crashDirExisted = existsSync(CRASH_DIR);
+  if (o.hostManifest !== false) {
+    const nmh = join(profileDir, 'NativeMessagingHosts');
+    mkdirSync(nmh);
+    writeFileSync(join(nmh, manifestFileName()), JSON.stringify(hostManifest(a.hostBinary, a.extensionId), null, 2));
+  }
+  const cleanupFiles = (): void => {
+    rmSync(profileDir, { recursive: true, force: true });
+    if (!crashDirExisted) rmSync(CRASH_DIR, { recursive: true, force: true });
+  };
+  let browser: Browser;
+  try {
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      pipe: true,
+      args: [...CHROMIUM_FLAGS, `--user-data-dir=${profileDir}`],
+      enableExtensions: o.extension === false ? false : [a.unpacked],
+      env: { ...process.env, ...(o.env ?? {}) } as Record<string, string>,
+    });
+  } catch (e) {
+    cleanupFiles();
+    throw e;
+  }
+  const pid = browser.process()?.pid;
+  const lines: string[] = [];
+  return {
+    browser,
+    profileDir,
+    console: lines,
+    async newPage() {
+      const page = await browser.newPage();
+      page.on('console', (m) => {
+        lines.push(`${m.type()}: ${m.text()}`);
+        if (process.env.SPRINT_TEST_CONSOLE) console.log(`[page] ${m.type()}: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => lines.push(`pageerror: ${(e as Error).message}`));
+      return page;
+    },
+    async close() {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      try {
+        await Promise.race([browser.close(), new Promise((r) => (timer = setTimeout(r, 5000)))]);
+      } finally {
+        clearTimeout(timer);
+        if (pid !== undefined) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+        }
+        cleanupFiles();
+      }
+    },
+  };
+}

@@ -1,0 +1,64 @@
+// Unit tests of `sprint ab`'s argument handling (demo/harness/ab-cli.ts): the
+// defaults, the paper Fig. 6 grid written as shell words, durations and
+// schedules, and clear refusals (exit code 2) for bad invocations. Nothing
+// here runs a testbed.
+
+import { describePlan, main, parseAbArgs } from '../../../demo/harness/ab-cli';
+
+const io = (): { out: string[]; err: string[]; io: { stdout: { write(s: string): void }; stderr: { write(s: string): void } } } => {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { stdout: { write: (s) => void out.push(s) }, stderr: { write: (s) => void err.push(s) } } };
+};
+
+describe('sprint ab arguments', () => {
+  it('defaults to stock vs sprint-x at 3 Mbit/s, 256 KB, 1 bulk flow, 90 s + 5 min, with a control', () => {
+    const p = parseAbArgs([], new Date(2026, 0, 2, 3, 4, 5));
+    expect(p.plan.variants.map((v) => v.name)).toEqual(['stock', 'sprint-x', 'control']);
+    expect(p.plan.conditions.map((c) => c.key)).toEqual(['3mbit-256kb']);
+    expect(p.plan.settings).toMatchObject({ bulkFlows: 1, congestionControl: 'cubic', warmupS: 90, measureS: 300, contentSet: 'demo', layout: 'unchunked', delayMs: 0 });
+    expect(p.plan.settings.schedule.totalS).toBe(390);
+    expect(p.resultsDir).toMatch(/results\/ab-20260102-030405$/);
+  });
+
+  it('reads the paper Fig. 6 sweep as shell words', () => {
+    const p = parseAbArgs(['--grid', 'rate=1.5mbit,3mbit,6mbit,25mbit', 'queue=64kb,256kb,512kb,1536kb', '--repeat', '3', '--no-control']);
+    expect(p.plan.conditions).toHaveLength(16);
+    expect(p.plan.runs).toHaveLength(16 * 3 * 2);
+    expect(describePlan(p)).toMatch(/96 run\(s\) = 16 condition\(s\) × 2 variant\(s\)/);
+  });
+
+  it('takes comma lists, a schedule, delay and the other settings', () => {
+    const p = parseAbArgs(['--players', 'stock,sprint-x,sprint', '--queue', '256kb,512kb', '--schedule', 'video:60s,both,bulk:60s', '--duration', '5m', '--warmup', '90s',
+      '--delay', '20ms', '--cc', 'bbr', '--bulk', '2', '--abr', 'buffer', '--together', '--set', 'test', '--layout', 'chunked', '--slow-start-after-idle', 'off']);
+    expect(p.plan.conditions.map((c) => c.key)).toEqual(['3mbit-256kb', '3mbit-512kb']);
+    expect(p.plan.variants.map((v) => v.name)).toEqual(['stock', 'sprint-x', 'sprint', 'together', 'control']);
+    expect(p.plan.settings).toMatchObject({ delayMs: 20, congestionControl: 'bbr', bulkFlows: 2, slowStartAfterIdle: false, layout: 'chunked', contentSet: 'test' });
+    expect(p.plan.settings.schedule.totalS).toBe(60 + 390 + 60);
+    expect(p.plan.variants[0]!.players[0]!.abr).toBe('buffer');
+  });
+
+  it.each([
+    [['--rate', '3mbps'], /ambiguous/],
+    [['--bulk', '0'], /--bulk/],
+    [['--cc', 'vegas'], /--cc/],
+    [['--players', 'stock,netflix'], /unknown mode "netflix"/],
+    [['--grid', 'rate=3mbit', '--rate', '6mbit'], /either in --grid rate=… or in --rate/],
+    [['--schedule', 'both:100s', '--duration', '5m'], /disagrees/],
+    [['--duration', '300'], /no unit/],
+    [['--control', '--no-control'], /contradict/],
+    [['--page-query', 'a=b c'], /--page-query/],
+    [['--layout', 'flat'], /--layout/],
+    [['--frobnicate'], /unknown option --frobnicate/],
+  ])('refuses %j with exit code 2', async (argv, message) => {
+    const o = io();
+    expect(await main(argv, o.io)).toBe(2);
+    expect(o.err.join('')).toMatch(message);
+  });
+
+  it('prints its usage', async () => {
+    const o = io();
+    expect(await main(['--help'], o.io)).toBe(0);
+    expect(o.out.join('')).toMatch(/Usage: sprint ab/);
+  });
+});

@@ -1,0 +1,110 @@
+// Unit tests of the A/B plan's parsing and expansion (demo/harness/schedule.ts,
+// grid.ts, plan.ts): schedules like paper Fig. 12, grid sweeps like Fig. 6,
+// player lists, and the interleaved run order with a control per condition.
+
+import { UsageError } from '../../../src/cli/args';
+import { crossConditions, joinGridWords, parseGrid, parseQueues, parseRates } from '../../../demo/harness/grid';
+import { buildPlan, flowsOf, formatBytesShort, formatRateShort, parsePlayers } from '../../../demo/harness/plan';
+import { formatSchedule, parseSchedule, resolveSchedule } from '../../../demo/harness/schedule';
+import { SETTINGS } from './fixtures';
+
+describe('schedule', () => {
+  it('places video alone, both, then bulk alone (paper Fig. 12)', () => {
+    const { schedule, measureS } = resolveSchedule(parseSchedule('video:60s,both,bulk:60s'), 90, 300);
+    expect(measureS).toBe(300);
+    expect(schedule.totalS).toBe(510);
+    expect(schedule.both).toEqual({ fromS: 60, toS: 450 });
+    expect(schedule.video).toEqual({ fromS: 0, toS: 450 });
+    expect(schedule.bulk).toEqual({ fromS: 60, toS: 510 });
+    expect(formatSchedule(schedule)).toBe('video:60s,both:390s,bulk:60s');
+  });
+
+  it('derives the measured time from a both phase with a length', () => {
+    const { schedule, measureS } = resolveSchedule(parseSchedule('both:5m'), 90, null);
+    expect(measureS).toBe(210);
+    expect(schedule.totalS).toBe(300);
+  });
+
+  it('refuses schedules that cannot be measured or would restart a flow', () => {
+    expect(() => parseSchedule('video:60s,bulk:60s')).toThrow(/no "both" phase/);
+    expect(() => parseSchedule('both,video:10s')).not.toThrow();
+    expect(() => parseSchedule('video:10s,bulk:10s,both')).toThrow(/stop and start again/);
+    expect(() => parseSchedule('video,both')).toThrow(/needs a length/);
+    expect(() => parseSchedule('both,both')).toThrow(/twice/);
+    expect(() => parseSchedule('idle:5s,both')).toThrow(/unknown phase "idle"/);
+    expect(() => resolveSchedule(parseSchedule('both:60s'), 90, null)).toThrow(/nothing to measure/);
+    expect(() => resolveSchedule(parseSchedule('both:400s'), 90, 300)).toThrow(/disagrees/);
+    expect(() => parseSchedule('both:10')).toThrow(UsageError);
+  });
+});
+
+describe('grid', () => {
+  it('parses rates (decimal) and queues (binary) and crosses them', () => {
+    expect(parseRates('1.5mbit,25mbit')).toEqual([1_500_000, 25_000_000]);
+    expect(parseQueues('64kb,1536kb')).toEqual([65536, 1572864]);
+    const g = parseGrid('rate=1.5mbit,3mbit queue=64kb,256kb');
+    const c = crossConditions(g.rates, g.queues);
+    expect(c.map((x) => x.key)).toEqual(['1.5mbit-64kb', '1.5mbit-256kb', '3mbit-64kb', '3mbit-256kb']);
+    expect(parseGrid('queue=256kb;rate=3mbit')).toEqual({ rates: [3e6], queues: [262144] });
+  });
+
+  it('joins a --grid value the shell split into words', () => {
+    expect(joinGridWords(['--grid', 'rate=1mbit,2mbit', 'queue=64kb', '--bulk', '2'])).toEqual(['--grid', 'rate=1mbit,2mbit queue=64kb', '--bulk', '2']);
+  });
+
+  it('says what is wrong', () => {
+    expect(() => parseRates('3mbps')).toThrow(/ambiguous/);
+    expect(() => parseRates('3mbit,')).toThrow(/empty entry/);
+    expect(() => parseQueues('100')).toThrow(/outside/);
+    expect(() => parseGrid('speed=3mbit')).toThrow(/unknown axis "speed"/);
+    expect(() => crossConditions([3e6, 3e6], [262144])).toThrow(/twice/);
+  });
+
+  it('names conditions the way tc writes them', () => {
+    expect(formatRateShort(1_500_000)).toBe('1.5mbit');
+    expect(formatRateShort(800_000)).toBe('800kbit');
+    expect(formatBytesShort(1572864)).toBe('1536kb');
+  });
+});
+
+describe('players', () => {
+  it('takes MODE or MODE/ABR', () => {
+    expect(parsePlayers('stock,sprint-x/bw-80', 'buffer')).toEqual([
+      { label: 'stock', mode: 'stock', abr: 'buffer' },
+      { label: 'sprint-x/bw-80', mode: 'sprint-x', abr: 'bw-80' },
+    ]);
+    expect(() => parsePlayers('dash', 'buffer')).toThrow(/unknown mode "dash"/);
+    expect(() => parsePlayers('stock/fast', 'buffer')).toThrow(/unknown ABR preset "fast"/);
+    expect(() => parsePlayers('stock,stock', 'buffer')).toThrow(/twice/);
+  });
+});
+
+describe('plan', () => {
+  const players = parsePlayers('stock,sprint-x', 'buffer');
+  const conditions = crossConditions([3e6], [262144, 524288]);
+
+  it('interleaves the variants within each repeat and adds a control per condition', () => {
+    const plan = buildPlan({ settings: SETTINGS, conditions, players, repeats: 2, control: true, together: true });
+    expect(plan.variants.map((v) => v.name)).toEqual(['stock', 'sprint-x', 'together', 'control']);
+    expect(plan.runs).toHaveLength(2 * 2 * 4);
+    expect(plan.runs.slice(0, 5).map((r) => r.dir)).toEqual([
+      'runs/3mbit-256kb/stock/r1', 'runs/3mbit-256kb/sprint-x/r1', 'runs/3mbit-256kb/together/r1', 'runs/3mbit-256kb/control/r1',
+      'runs/3mbit-256kb/stock/r2',
+    ]);
+    expect(plan.runs.map((r) => r.index)).toEqual(plan.runs.map((_, i) => i));
+  });
+
+  it('gives every flow its own server port: players from 8001, bulk from 9001', () => {
+    const plan = buildPlan({ settings: { ...SETTINGS, bulkFlows: 2 }, conditions, players, repeats: 1, control: true, together: true });
+    const together = plan.variants.find((v) => v.kind === 'together');
+    const control = plan.variants.find((v) => v.kind === 'control');
+    expect(flowsOf(together!, 2).map((f) => `${f.port}:${f.role}:${f.label}`)).toEqual(['8001:player:stock', '8002:player:sprint-x', '9001:bulk:bulk 1', '9002:bulk:bulk 2']);
+    expect(flowsOf(control!, 2).map((f) => `${f.port}:${f.role}:${f.slot}`)).toEqual(['8001:control:video', '9001:bulk:bulk', '9002:bulk:bulk']);
+  });
+
+  it('refuses plans with nothing to compare against', () => {
+    expect(() => buildPlan({ settings: { ...SETTINGS, bulkFlows: 0 }, conditions, players, repeats: 1, control: true, together: false })).toThrow(/--bulk must be >= 1/);
+    expect(() => buildPlan({ settings: SETTINGS, conditions, players: [], repeats: 1, control: false, together: false })).toThrow(/nothing to run/);
+    expect(() => buildPlan({ settings: SETTINGS, conditions, players, repeats: 0, control: true, together: false })).toThrow(/--repeat/);
+  });
+});

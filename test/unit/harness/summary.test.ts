@@ -1,0 +1,141 @@
+// Unit tests of the per-run figures and their aggregation over repeats
+// (demo/harness/run-summary.ts, player-summary.ts, aggregate.ts): % of fair
+// share over the window after the warm-up (paper §V-A), unfairness √(1−JFI),
+// player QoE within the window, and median [min–max] per column with the
+// bulk-vs-bulk control, failed runs left out and reported.
+
+import { aggregate, cellOf, runMetrics } from '../../../demo/harness/aggregate';
+import { summarizePlayer } from '../../../demo/harness/player-summary';
+import { runWindow, summarizeRun } from '../../../demo/harness/run-summary';
+import { playerLines, runData, T0, testPlan, WARMUP_S } from './fixtures';
+
+const plan = testPlan();
+const stockRun = plan.runs.find((r) => r.variant.name === 'stock' && r.repeat === 1)!;
+const controlRun = plan.runs.find((r) => r.variant.name === 'control' && r.repeat === 1)!;
+
+describe('run summary', () => {
+  it('measures fair share after the warm-up, from when the flows meet', () => {
+    const s = summarizeRun(runData(stockRun, 1.2));
+    // Flows meet 1 s in (the video's first bytes); the warm-up follows; the both phase ends at 100 s.
+    expect(s.window!.meetS).toBeCloseTo(T0 + 1, 5);
+    expect(s.window!.fromS).toBeCloseTo(T0 + 1 + WARMUP_S, 5);
+    expect(s.window!.toS).toBeCloseTo(T0 + 100, 5);
+    expect(s.totalBitsPerSec! / 1e6).toBeCloseTo(3, 3);
+    expect(s.fairShareBitsPerSec! / 1e6).toBeCloseTo(1.5, 3);
+    const video = s.flows.find((f) => f.role === 'player')!;
+    const bulk = s.flows.find((f) => f.role === 'bulk')!;
+    expect(video.percentOfFairShare).toBeCloseTo(80, 1);
+    expect(bulk.percentOfFairShare).toBeCloseTo(120, 1);
+    expect(s.utilization).toBeCloseTo(1, 3);
+    // √(1 − JFI) of 1.2 vs 1.8: JFI = 9 / (2 × 4.68)
+    expect(s.unfairnessAll).toBeCloseTo(Math.sqrt(1 - 9 / 9.36), 4);
+    expect(s.unfairnessVideo).toBeNull();
+  });
+
+  it('keeps the server-side TCP and queue figures per flow', () => {
+    const s = summarizeRun(runData(stockRun, 1.2));
+    expect(s.tcp['8001']!.cwnd!.median).toBe(20);
+    expect(s.tcp['9001']!.cwnd!.median).toBe(40);
+    expect(s.tcp['8001']!.connections).toBe(1);
+    expect(s.tcp['8001']!.retransmits).toBeGreaterThan(0);
+    expect(s.queue.backlogBytes!.median).toBe(200000);
+    expect(s.queue.drops).toBeGreaterThan(0);
+    expect(s.congestionOk).toBe(true);
+    expect(s.plot.t.length).toBeGreaterThan(40);
+    expect(Object.keys(s.plot.throughput).sort()).toEqual(['8001', '9001']);
+  });
+
+  it('says why there is no window instead of inventing one', () => {
+    const d = runData(stockRun, 1.2);
+    const silent = { ...d, wire: { ...d.wire, bytes: { ...d.wire.bytes, '8001': d.wire.bytes['8001']!.map(() => 0) } } };
+    expect(runWindow(silent.record, silent.wire).problem).toMatch(/8001 never carried traffic/);
+    const s = summarizeRun(silent);
+    expect(s.window).toBeNull();
+    expect(s.flows).toEqual([]);
+    const short = { ...d, record: { ...d.record, settings: { ...d.record.settings, warmupS: 200 } } };
+    expect(summarizeRun(short).windowProblem).toMatch(/nothing left to measure/);
+  });
+});
+
+describe('player summary', () => {
+  const lines = playerLines('stock', 'stock');
+  const window = { fromS: T0 + 21, toS: T0 + 100 };
+
+  it('counts rebuffers and switches inside the window only', () => {
+    const p = summarizePlayer(lines, window, { port: 8001, label: 'stock' });
+    expect(p.rebufferCount).toBe(1);
+    expect(p.rebufferS).toBeCloseTo(3, 5);
+    expect(p.rebufferCountTotal).toBe(2);
+    expect(p.switches).toBe(1);
+    expect(p.startupDelayS).toBeCloseTo(1.5, 5);
+    expect(p.mode).toBe('stock');
+    expect(p.everHidden).toBe(false);
+  });
+
+  it('reports the bitrate played over the window', () => {
+    const p = summarizePlayer(lines, window, { port: 8001, label: 'stock' });
+    // Polls t0+21.5 … t0+99.5: 29 at 1 Mbit/s, 50 at 1.5 Mbit/s; each holds until the next (78 one-second intervals).
+    expect(p.bitrateMedianBps).toBe(1.5e6);
+    expect(p.bitrateMeanBps! / 1e6).toBeCloseTo((29 * 1 + 49 * 1.5) / 78, 4);
+    expect(p.bufferS!.min).toBe(10);
+  });
+
+  it('separates video transfers from audio and keeps the chunk sizes chosen', () => {
+    const p = summarizePlayer(lines, window, { port: 8001, label: 'stock' });
+    expect(p.transfers.count).toBe(3);
+    expect(p.transfers.videoCount).toBe(2);
+    expect(p.transfers.videoBytes!.median).toBe(3 * 1024 * 1024);
+    expect(p.transfers.targetChunkBytes!.median).toBe(4e6);
+    expect(p.transfers.cancelled).toBe(1);
+    expect(p.transfers.wastedBytes).toBe(1000);
+    expect(p.estimates.rttMs!.median).toBeCloseTo(600, 5);
+  });
+
+  it('notices a player that never started', () => {
+    const p = summarizePlayer([{ kind: 'open', t: T0, mode: 'sprint' }, { kind: 'poll', t: T0 + 1, ready: false, visibility: 'hidden' }, { kind: 'pageerror', t: T0 + 1, message: 'boom' }], window, { port: 8001, label: 'sprint' });
+    expect(p.ready).toBe(false);
+    expect(p.everHidden).toBe(true);
+    expect(p.bitrateMedianBps).toBeNull();
+    expect(p.errors).toEqual(['page error: boom']);
+  });
+});
+
+describe('aggregate over repeats', () => {
+  // stock: 1.2, 1.05, 1.35 Mbit/s (80, 70, 90 %); sprint-x: 1.5 (100 %); control: 1.47 (98 %). Repeat 3 of sprint-x failed.
+  const share: Record<string, number[]> = { stock: [1.2, 1.05, 1.35], 'sprint-x': [1.5, 1.5, 1.5], control: [1.47, 1.47, 1.47] };
+  const runs = plan.runs.map((spec) => {
+    const failed = spec.variant.name === 'sprint-x' && spec.repeat === 3;
+    return summarizeRun(runData(spec, share[spec.variant.name]![spec.repeat - 1]!, failed ? 'failed' : 'ok'));
+  });
+  const agg = aggregate(runs, ['stock', 'sprint-x']);
+
+  it('gives the median and min–max of the video share per column, control last', () => {
+    expect(agg.columns.map((c) => c.key)).toEqual(['stock', 'sprint-x', 'control']);
+    const stock = cellOf(agg, '3mbit-256kb', 'stock')!;
+    expect(stock.metrics.percentOfFairShare!.n).toBe(3);
+    expect(stock.metrics.percentOfFairShare!.median).toBeCloseTo(80, 1);
+    expect(stock.metrics.percentOfFairShare!.min).toBeCloseTo(70, 1);
+    expect(stock.metrics.percentOfFairShare!.max).toBeCloseTo(90, 1);
+    expect(stock.metrics.bulkPercentOfFairShare!.median).toBeCloseTo(120, 1);
+    expect(stock.metrics.bitrateBps!.median).toBe(1.5e6);
+    expect(stock.modes).toEqual(['stock']);
+    const control = cellOf(agg, '3mbit-256kb', 'control')!;
+    expect(control.metrics.percentOfFairShare!.median).toBeCloseTo(98, 1);
+    expect(control.metrics.bitrateBps).toBeUndefined();
+  });
+
+  it('leaves failed runs out and lists them as problems', () => {
+    const sx = cellOf(agg, '3mbit-256kb', 'sprint-x')!;
+    expect(sx.okRuns).toHaveLength(2);
+    expect(sx.allRuns).toHaveLength(3);
+    expect(sx.metrics.percentOfFairShare!.n).toBe(2);
+    expect(sx.problems.join('\n')).toMatch(/sprint-x\/r3: failed \(boom\)/);
+  });
+
+  it('reads a control run as the control flow, not as a player', () => {
+    const control = summarizeRun(runData(controlRun, 1.47));
+    const m = runMetrics(control, { key: 'control', variant: 'control', kind: 'control', flow: 'control' });
+    expect(m.percentOfFairShare).toBeCloseTo(98, 1);
+    expect(m.rebufferCount).toBeNull();
+  });
+});
