@@ -225,7 +225,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     return reportError('ab', err, io);
   }
   io.stderr.write(`${describePlan(parsed)}\n`);
-  const problems = await checkCanRun(parsed.plan);
+  const problems = await checkCanRun(parsed.plan, (line) => io.stderr.write(`${line}\n`));
   if (problems.length > 0) {
     io.stderr.write(`sprint ab: cannot run here:\n  - ${problems.join('\n  - ')}\n`);
     return 1;

@@ -53,7 +53,7 @@ export interface AbResult {
 }
 
 /** Problems that stop a plan before anything is created (each says what and how to fix it). */
-export async function checkCanRun(plan: Plan): Promise<string[]> {
+export async function checkCanRun(plan: Plan, log?: (line: string) => void): Promise<string[]> {
   const s = plan.settings;
   const problems: string[] = [];
   const pf = preflight({ congestionControl: s.congestionControl, capture: true, delay: s.delayMs > 0 });
@@ -77,7 +77,8 @@ export async function checkCanRun(plan: Plan): Promise<string[]> {
       problems.push('puppeteer-core is not installed: run npm install in the repository');
     }
     try {
-      const info = await ensureContent({ set: s.contentSet });
+      // Generates the set on first use (minutes of ffmpeg); says so through log.
+      const info = await ensureContent({ set: s.contentSet, log });
       const videoS = s.schedule.video.toS - s.schedule.video.fromS;
       if (videoS + CONTENT_MARGIN_S > info.durationSec) {
         problems.push(`content set "${s.contentSet}" lasts ${info.durationSec} s but the players must keep downloading for ${videoS} s (+${CONTENT_MARGIN_S} s margin): use --set demo (600 s) or a shorter schedule`);

@@ -9,7 +9,7 @@ import type { Aggregate } from './aggregate';
 import { cellOf } from './aggregate';
 import { bytesLabel, cellText, escapeHtml, mbit, rateLabel } from './format';
 import type { AbManifest } from './manifest';
-import { settingsSentence } from './report-md';
+import { problemLines, ReportGaps, settingsSentence } from './report-md';
 import { byRate, columnTitle, summaryTables, TableModel } from './report-tables';
 import type { RunSummary } from './run-summary';
 import { fairShareColor, heatMap, lineChart, LineSeries } from './svg';
@@ -42,7 +42,9 @@ details > summary { cursor: pointer; padding: 4px 0; }
 .bad { color: #b00020; font-weight: 600; }
 .charts svg { display: block; margin: 6px 0; max-width: 100%; height: auto; }
 .heat { display: flex; flex-wrap: wrap; gap: 18px; }
-.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr)); gap: 4px 22px; }
+.blocks { display: flex; flex-wrap: wrap; gap: 0 22px; align-items: flex-start; }
+.cards { display: flex; flex-wrap: wrap; gap: 4px 34px; align-items: flex-start; }
+.cards > section { flex: 0 1 auto; max-width: 100%; }
 .cards h2 { font-size: 15px; margin-top: 18px; }
 .cards p.note { font-size: 12.5px; margin: 2px 0 4px; }
 td.text { text-align: left; }
@@ -54,6 +56,7 @@ const TEXT_COLUMNS: Readonly<Record<string, readonly number[]>> = { 'data-plane'
 function renderTableHtml(t: TableModel): string {
   const out: string[] = [`<section><h2 id="${t.id}">${escapeHtml(t.title)}</h2>`];
   if (t.note) out.push(`<p class="note">${escapeHtml(t.note)}</p>`);
+  out.push('<div class="blocks">');
   for (const b of t.blocks) {
     out.push('<table>');
     if (b.caption) out.push(`<caption>${escapeHtml(b.caption)}</caption>`);
@@ -68,7 +71,7 @@ function renderTableHtml(t: TableModel): string {
     }
     out.push('</table>');
   }
-  out.push('</section>');
+  out.push('</div></section>');
   return out.join('\n');
 }
 
@@ -217,11 +220,11 @@ ${runCharts(run)}
 ${warnings}<p class="note">Raw data: <code>${escapeHtml(run.dir)}/</code></p></details>`;
 }
 
-export function buildReportHtml(manifest: AbManifest, agg: Aggregate, runs: readonly RunSummary[]): string {
+export function buildReportHtml(manifest: AbManifest, agg: Aggregate, runs: readonly RunSummary[], gaps: ReportGaps = { missing: [], unreadable: [] }): string {
   const names = [...new Set(agg.columns.map((c) => c.flow))].filter((n) => n !== 'control');
   const title = `A/B evaluation: ${names.join(' vs ') || 'control only'}`;
   const tables = summaryTables(agg);
-  const problems = [...new Set(agg.cells.flatMap((c) => c.problems.map((p) => `${c.conditionKey} ${c.column}: ${p}`)))];
+  const problems = problemLines(agg, gaps);
   const sections: string[] = [];
   // The fair-share table first, then the sweep's heat maps, the small tables side by side, the data plane in full width.
   const first = tables[0];

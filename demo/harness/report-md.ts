@@ -41,14 +41,29 @@ export function settingsSentence(manifest: AbManifest): string {
     '"control" is one more bulk flow in the video\'s place (bulk vs bulk).';
 }
 
-export function buildSummaryMarkdown(manifest: AbManifest, agg: Aggregate, runs: readonly RunSummary[]): string {
+/** Runs of the plan the report could not use: not made yet, or unreadable. */
+export interface ReportGaps {
+  readonly missing: readonly string[];
+  readonly unreadable: ReadonlyArray<{ readonly dir: string; readonly error: string }>;
+}
+
+/** Problem lines for the report: cells' problems, unreadable runs, runs not made. */
+export function problemLines(agg: Aggregate, gaps: ReportGaps): string[] {
+  return [...new Set([
+    ...agg.cells.flatMap((c) => c.problems.map((p) => `${c.conditionKey} ${c.column}: ${p}`)),
+    ...gaps.unreadable.map((u) => `${u.dir}: unreadable: ${u.error}`),
+    ...(gaps.missing.length > 0 ? [`${gaps.missing.length} planned run(s) not made: ${gaps.missing.slice(0, 5).join(', ')}${gaps.missing.length > 5 ? ', …' : ''}`] : []),
+  ])];
+}
+
+export function buildSummaryMarkdown(manifest: AbManifest, agg: Aggregate, runs: readonly RunSummary[], gaps: ReportGaps = { missing: [], unreadable: [] }): string {
   const names = [...new Set(agg.columns.map((c) => c.flow))].filter((n) => n !== 'control');
   const out: string[] = [];
   out.push(`# A/B evaluation: ${names.join(' vs ') || 'control only'}`, '');
   out.push(`Command: \`npx sprint ab ${manifest.argv.join(' ')}\``, '');
   out.push(settingsSentence(manifest), '');
   for (const t of summaryTables(agg)) out.push(renderTable(t));
-  const problems = [...new Set(agg.cells.flatMap((c) => c.problems.map((p) => `- ${c.conditionKey} ${c.column}: ${p}`)))];
+  const problems = problemLines(agg, gaps).map((p) => `- ${p}`);
   if (problems.length > 0) out.push('## Problems', '', ...problems, '');
   out.push('## Runs', '');
   out.push(mdTable(['run', 'status', 'window', 'total Mbit/s', 'flows: % of fair share', 'bitrate Mbit/s', 'rebuffers'], runs.map((r) => [

@@ -49,7 +49,7 @@ export function buildReport(dir: string): ReportResult {
   };
   const compactRuns = runs.map(({ plot: _plot, players, ...rest }) => ({ ...rest, players: players.map(({ series: _series, ...p }) => p) }));
   writeFileSync(files.summaryJson, `${JSON.stringify({ ...agg, generatedAt: new Date().toISOString(), missing, unreadable, runs: compactRuns }, null, 1)}\n`);
-  writeFileSync(files.summaryMd, buildSummaryMarkdown(manifest, agg, runs));
-  writeFileSync(files.reportHtml, buildReportHtml(manifest, agg, runs));
+  writeFileSync(files.summaryMd, buildSummaryMarkdown(manifest, agg, runs, { missing, unreadable }));
+  writeFileSync(files.reportHtml, buildReportHtml(manifest, agg, runs, { missing, unreadable }));
   return { manifest, aggregate: agg, runs, missing, unreadable, files };
 }

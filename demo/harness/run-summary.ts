@@ -130,10 +130,11 @@ function withAllFlows(series: FlowSeries, ids: readonly string[]): FlowSeries {
 }
 
 /** The measurement window: max(both-phase start, when all flows carried traffic) + warm-up, to the both-phase end. */
-export function runWindow(record: RunRecord, series: FlowSeries): { window: RunSummary['window']; problem: string | null } {
+export function runWindow(record: RunRecord, captured: FlowSeries): { window: RunSummary['window']; problem: string | null } {
   const both = record.times.phases.find((p) => p.name === 'both');
   if (!both) return { window: null, problem: 'the run never reached the end of its "both" phase' };
   const ids = record.flows.map((f) => f.id);
+  const series = withAllFlows(captured, ids);
   const n = Object.values(series.bytes)[0]?.length ?? 0;
   if (n === 0) return { window: null, problem: 'the wire capture holds no packets' };
   const meet = meetTimeS(series, ids);

@@ -121,7 +121,15 @@ export function playerUrl(serverAddr: string, port: number, settings: CommonSett
 
 /** Runs one RunSpec; always writes run.json; resolves with it (status says how it ended). */
 export async function runOne(options: RunOptions): Promise<RunRecord> {
-  const { spec, settings, signal } = options;
+  const { spec, settings } = options;
+  // Stops the schedule early: Ctrl-C (options.signal) or a browser that went away.
+  const stopEarly = new AbortController();
+  const signal = stopEarly.signal;
+  const onOuterAbort = (): void => stopEarly.abort();
+  if (options.signal?.aborted) stopEarly.abort();
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  let browserLost: string | null = null;
+  let closingBrowser = false;
   const log = options.log ?? ((): void => undefined);
   const dir = path.join(options.resultsDir, spec.dir);
   mkdirSync(dir, { recursive: true });
@@ -189,8 +197,13 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
       browser = await launchBrowserInNamespace(tb, { logPath: file('browser.log'), extraArgs: options.chromiumArgs });
       browserInfo = { version: await browser.browser.version(), flags: [...CHROMIUM_FLAGS, ...(options.chromiumArgs ?? [])] };
       log(`browser ${browserInfo.version} (pid ${browser.pid})`);
+      browser.browser.on('disconnected', () => {
+        if (closingBrowser || browserLost) return;
+        browserLost = `the browser went away (crashed or was killed) ${scheduleStartS === null ? 'during set-up' : `${(Date.now() / 1000 - scheduleStartS).toFixed(0)} s into the schedule`}; see browser.log`;
+        stopEarly.abort();
+      });
     }
-    if (signal?.aborted) throw new RunAborted();
+    if (signal.aborted) throw new RunAborted();
 
     // The schedule. Events at offsets from t0; phases recorded as they happen.
     const t0 = Date.now();
@@ -270,7 +283,11 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     await sleepUntil(at(schedule.totalS), signal);
     markPhases(schedule.totalS);
   } catch (err) {
-    if (err instanceof RunAborted || signal?.aborted) {
+    if (browserLost) {
+      status = 'failed';
+      error = browserLost;
+      log(`run ${spec.dir} failed: ${error}`);
+    } else if (err instanceof RunAborted || signal.aborted) {
       status = 'interrupted';
       error = 'interrupted';
     } else {
@@ -280,6 +297,8 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     }
   } finally {
     if (pollTimer) clearInterval(pollTimer);
+    options.signal?.removeEventListener('abort', onOuterAbort);
+    closingBrowser = true;
     // Stop in order: players and bulk flows, then measurement, then servers, then the testbed.
     const quietly = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
       try {
@@ -288,7 +307,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
         warnings.push(`stopping ${what}: ${(err as Error).message}`);
       }
     };
-    for (const s of sessions) await quietly(`player ${s.options.label}`, () => (browser && tb && !tb.destroyed ? s.close() : s.abandon()));
+    for (const s of sessions) await quietly(`player ${s.options.label}`, () => (browser && !browserLost && tb && !tb.destroyed ? s.close() : s.abandon()));
     for (const flow of flows) if (bulkPids.has(flow.id) && !(flow.id in bulkExitCodes)) await quietly(`bulk ${flow.id}`, () => stopBulk(flow));
     if (browser) await quietly('browser', () => (browser as NamespaceBrowser).close());
     for (const s of samplers) await quietly('sampler', async () => samplerSummaries.push(await s.stop()));

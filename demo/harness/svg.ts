@@ -168,7 +168,7 @@ export function fairShareColor(percent: number): string {
 }
 
 export function heatMap(o: HeatMapOptions): string {
-  const cw = 112;
+  const cw = 100;
   const ch = 40;
   const left = 96;
   const top = 52;

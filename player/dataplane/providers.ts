@@ -5,7 +5,8 @@
 import type { ModeProvider } from './resolve-mode';
 import { sprintXProvider } from '../sprintx/capability';
 import { sprintProvider, type TransportChoice } from '../sprint/capability';
+import { detectExtension } from '../sprint/extension-transport';
 
 export function modeProviders(transport: TransportChoice = 'extension'): ModeProvider[] {
-  return [sprintProvider(transport, null), sprintXProvider];
+  return [sprintProvider(transport, detectExtension), sprintXProvider];
 }

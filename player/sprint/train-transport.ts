@@ -17,8 +17,10 @@
  *    milliseconds at which the bytes were read from the socket (true wire
  *    timing), then exactly one of `onEnd` or `onError`.
  *  - `onError(reason, retryable)`: `retryable` means the request was not (fully)
- *    answered because the connection went away and may be re-issued; the
- *    transport has already discarded partial bytes of that response.
+ *    answered because the connection went away and may be re-issued. Bytes
+ *    of that response already passed to `onData` are void: the sink must
+ *    discard them (a transport re-issues on its own only requests that had
+ *    delivered nothing).
  *  - Bytes of responses the page may not read (cross-origin without CORS
  *    permission) are never delivered: `onError(..., false)`.
  */

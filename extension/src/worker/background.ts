@@ -51,6 +51,8 @@ function userAgent(): string {
 
 const hosts = new HostManager({ connect: nativePort, log });
 const sessions = new Set<Session>();
+/** Ports that said or may still say hello: counted against the session bound too. */
+let handshaking = 0;
 let nextSessionId = 1;
 
 hosts.onUnrecoverable((err) => {
@@ -58,7 +60,10 @@ hosts.onUnrecoverable((err) => {
 });
 
 chrome.runtime.onConnect.addListener((port) => {
-  if (port.name !== SESSION_PORT_NAME) return;
+  if (port.name !== SESSION_PORT_NAME) {
+    port.disconnect();
+    return;
+  }
   const sender = port.sender;
   const post = (m: WorkerMessage): void => {
     try {
@@ -67,12 +72,22 @@ chrome.runtime.onConnect.addListener((port) => {
       // the content script went away
     }
   };
+  // A port's onDisconnect fires only at the other end: closing it here must run the same clean-up.
+  let cleanup: () => void = () => undefined;
+  const disconnect = (): void => {
+    try {
+      port.disconnect();
+    } catch {
+      // already disconnected
+    }
+    cleanup();
+  };
   const refuse = (code: 'forbidden-page' | 'too-many-sessions' | 'unsupported-protocol' | 'host-missing' | 'host-forbidden' | 'host-failed', reason: string): void => {
     post({ type: 'unavailable', code, reason: clipReason(reason) });
-    port.disconnect();
+    disconnect();
   };
   if (!sender || sender.id !== chrome.runtime.id || sender.tab === undefined) {
-    port.disconnect();
+    disconnect();
     return;
   }
   const page = parsePageOrigin(sender.origin, sender.url);
@@ -80,28 +95,37 @@ chrome.runtime.onConnect.addListener((port) => {
     refuse('forbidden-page', `Sprint serves http(s) pages only (this page's origin is ${String(sender.origin)})`);
     return;
   }
-  if (sessions.size >= LIMITS.maxSessions) {
+  if (sessions.size + handshaking >= LIMITS.maxSessions) {
     refuse('too-many-sessions', `at most ${LIMITS.maxSessions} Sprint sessions may be open at once`);
     return;
   }
+  handshaking += 1;
+  let counted = true;
+  const handshakeOver = (): void => {
+    if (counted) handshaking -= 1;
+    counted = false;
+  };
 
   let session: Session | null = null;
   let helloSeen = false;
   let disconnected = false;
   let acquired = false;
   const helloTimer = setTimeout(() => {
-    if (!helloSeen) port.disconnect();
+    if (!helloSeen) disconnect();
   }, HELLO_TIMEOUT_MS);
 
-  port.onDisconnect.addListener(() => {
+  cleanup = () => {
+    if (disconnected) return;
     disconnected = true;
+    handshakeOver();
     clearTimeout(helloTimer);
     if (session) {
       session.close();
       sessions.delete(session);
     }
     if (acquired) hosts.release();
-  });
+  };
+  port.onDisconnect.addListener(() => cleanup());
 
   port.onMessage.addListener((raw) => {
     if (session) {
@@ -125,12 +149,12 @@ chrome.runtime.onConnect.addListener((port) => {
     }
     hosts.acquire().then(
       (host) => {
-        acquired = true;
         if (disconnected) {
           hosts.release();
           return;
         }
-        const s = new Session(nextSessionId, { postMessage: post, disconnect: () => port.disconnect() }, page, {
+        acquired = true;
+        const s = new Session(nextSessionId, { postMessage: post, disconnect }, page, {
           host: () => hosts.get(),
           userAgent: userAgent(),
           log,
@@ -139,6 +163,7 @@ chrome.runtime.onConnect.addListener((port) => {
         nextSessionId += 1;
         session = s;
         sessions.add(s);
+        handshakeOver();
         post({
           type: 'welcome',
           protocol: PAGE_PROTOCOL_VERSION,

@@ -20,6 +20,7 @@ import { decodeBase64 } from '../shared/base64';
 import type { HostClosedEvent, HostDataEvent, HostOpened, TcpInfoSample } from './host-messages';
 import { parseTcpInfo } from './host-messages';
 import type { NativeHost } from './native-host';
+import { rememberBase64 } from './piece-base64';
 
 export interface OpenTarget {
   /** URL.hostname (IPv6 in brackets). */
@@ -178,6 +179,7 @@ export class HostConnection implements ByteTransport {
       this.fail(`data event at offset ${ev.offset} says ${ev.n} bytes, carries ${bytes.length}`);
       return;
     }
+    rememberBase64(bytes, ev.data);
     this.received += ev.n;
     this.host.ack(this.conn, this.received);
     this.deliver({ data: bytes, t: ev.t });

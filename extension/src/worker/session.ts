@@ -16,8 +16,8 @@ import {
   type RequestErrorCode,
   type WorkerMessage,
 } from '../../../player/sprint/extension/protocol';
-import { encodeBase64 } from '../shared/base64';
 import { LaneRequest, OriginLane, type LaneEnv, type LaneStats } from './origin-lane';
+import { pieceBase64 } from './piece-base64';
 import { checkRequestUrl } from './url-policy';
 
 /** What a session needs of its content-script port. */
@@ -176,7 +176,7 @@ export class Session {
     }
     const r = new LaneRequest(id, target, range, {
       head: (status, headers, t) => this.send({ type: 'head', id, status, headers, t }),
-      data: (bytes, t) => this.send({ type: 'data', id, t, b64: encodeBase64(bytes) }),
+      data: (bytes, t) => this.send({ type: 'data', id, t, b64: pieceBase64(bytes) }),
       end: (t, bodyBytes) => this.send({ type: 'end', id, t, bodyBytes }),
       error: (code, reason, retryable) => this.send({ type: 'error', id, code, reason: clipReason(reason), retryable }),
       done: () => {

@@ -159,11 +159,20 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string; i
 
 type Rec = Record<string, unknown>;
 
-/** A plain data object (what structured clone / JSON produce), not an array, class instance or null. */
+/**
+ * A plain data object (what structured clone / JSON produce), not an array,
+ * class instance or null. Realm-independent: its prototype is null or some
+ * realm's Object.prototype (a root object).
+ */
 export function isRecord(x: unknown): x is Rec {
   if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
-  const proto = Object.getPrototypeOf(x) as unknown;
-  return proto === Object.prototype || proto === null;
+  const proto = Object.getPrototypeOf(x) as object | null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+/** An ArrayBuffer from any realm (structured clone may deliver one from another). */
+export function isArrayBuffer(x: unknown): x is ArrayBuffer {
+  return Object.prototype.toString.call(x) === '[object ArrayBuffer]';
 }
 
 /** Returns a reason if `obj` has a key outside required+optional, or lacks a required one. */
@@ -365,7 +374,7 @@ export function checkExtensionMessage(x: unknown, piece: 'b64' | 'bytes'): Check
       if (piece === 'b64') {
         const s = x.b64;
         if (typeof s !== 'string' || s.length === 0 || s.length > MAX_PIECE_B64 || s.length % 4 !== 0) return bad('data: b64 must be non-empty padded base64 of at most one piece', id);
-      } else if (!(x.bytes instanceof ArrayBuffer) || x.bytes.byteLength === 0 || x.bytes.byteLength > LIMITS.maxPieceBytes) {
+      } else if (!isArrayBuffer(x.bytes) || x.bytes.byteLength === 0 || x.bytes.byteLength > LIMITS.maxPieceBytes) {
         return bad(`data: bytes must be a non-empty ArrayBuffer of at most ${LIMITS.maxPieceBytes} bytes`, id);
       }
       return ok();

@@ -6,7 +6,9 @@
  * (SHA-256 against the files on disk).
  */
 import { createHash, randomBytes } from 'crypto';
-import { readdirSync, readlinkSync, writeFileSync } from 'fs';
+import { spawnSync } from 'child_process';
+import { mkdirSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'fs';
+import * as https from 'https';
 import * as net from 'net';
 import { join } from 'path';
 import type { Page } from 'puppeteer-core';
@@ -38,6 +40,8 @@ type Api = {
   stats(): Promise<{ origins: Array<{ origin: string; mode: string; unsafeReason: string | null; connectionsOpened: number; reissued: number; withheld: number; localAddr: string | null }> }>;
   pathInfo(origin: string): Promise<{ rttSec: number; minRttSec: number | null; bytesReceived: number; atMs: number } | null>;
   state(): { state: string; reason: string; reconnects: number; log: string[] };
+  holdSessions(n: number): Promise<string[]>;
+  releaseSessions(): Promise<void>;
   raw(messages: unknown[], waitMs: number): Promise<{ ok: boolean; code?: string; reason?: string; replies: Array<Record<string, unknown>> }>;
 };
 
@@ -75,6 +79,56 @@ async function waitForRecords(origin: Origin, n: number, timeoutMs = 10_000): Pr
   return mediaRecords(origin);
 }
 
+interface TlsFiles {
+  ca: string;
+  key: Buffer;
+  cert: Buffer;
+  strangerKey: Buffer;
+  strangerCert: Buffer;
+}
+
+/** A test CA, a leaf for IP 127.0.0.1 signed by it, and a self-signed leaf nobody trusts (openssl, EC P-256). */
+function makeTlsFiles(dir: string): TlsFiles {
+  mkdirSync(dir);
+  const ssl = (...args: string[]): void => {
+    const r = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
+    if (r.error || r.status !== 0) throw new Error(`openssl ${args[0]} failed (the TLS test needs the openssl CLI): ${r.error?.message ?? ''}${r.stderr}`);
+  };
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  writeFileSync(join(dir, 'leaf.ext'), 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
+  ssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Sprint test CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+  ssl('req', ...ec, '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', '/CN=127.0.0.1');
+  ssl('x509', '-req', '-in', 'leaf.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'leaf.pem', '-days', '2', '-extfile', 'leaf.ext');
+  ssl('req', '-x509', ...ec, '-keyout', 'stranger.key', '-out', 'stranger.pem', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1');
+  const read = (f: string): Buffer => readFileSync(join(dir, f));
+  return { ca: join(dir, 'ca.pem'), key: read('leaf.key'), cert: read('leaf.pem'), strangerKey: read('stranger.key'), strangerCert: read('stranger.pem') };
+}
+
+/** An HTTPS origin on 127.0.0.1 serving `body` at every path, readable cross-origin. */
+async function startTlsOrigin(key: Buffer, cert: Buffer, body: Buffer): Promise<{ url: string; requests: string[]; clientPorts: Set<number>; close(): Promise<void> }> {
+  const requests: string[] = [];
+  const clientPorts = new Set<number>();
+  const server = https.createServer({ key, cert }, (req, res) => {
+    requests.push(`${req.method} ${req.url} ${req.headers.origin ?? ''}`);
+    clientPorts.add(req.socket.remotePort as number);
+    res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': body.length, 'Access-Control-Allow-Origin': '*' });
+    res.end(body);
+  });
+  server.on('tlsClientError', () => undefined);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    url: `https://127.0.0.1:${port}`,
+    requests,
+    clientPorts,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
 /** PIDs of running socket hosts built from `binary` (a path in this test's temp dir). */
 function hostPids(binary: string): number[] {
   const out: number[] = [];
@@ -98,6 +152,7 @@ function expectBytes(r: ReqResult | undefined, expected: Buffer): void {
 
 describe('Sprint extension with its socket host', () => {
   let b: ExtBrowser;
+  let tls: TlsFiles;
   const origins: Origin[] = [];
   const start = async (o: OriginOptions = {}): Promise<Origin> => {
     const origin = await startOrigin({ mediaDir: art.mediaDir, pageDir: art.pageDir, distDir: art.pageDir, onServerError: () => undefined, ...o });
@@ -106,7 +161,9 @@ describe('Sprint extension with its socket host', () => {
   };
 
   beforeAll(async () => {
-    b = await launchExtBrowser(art);
+    tls = makeTlsFiles(join(art.dir, 'tls'));
+    // The host trusts the test CA in addition to the system roots (PROTOCOL.md §10); there is no "skip verification".
+    b = await launchExtBrowser(art, { env: { SPRINT_HOST_EXTRA_CA: tls.ca } });
   });
   afterAll(async () => {
     await b?.close();
@@ -219,6 +276,29 @@ describe('Sprint extension with its socket host', () => {
     const stats = await api(page).stats();
     expect(stats.origins[0]).toMatchObject({ mode: 'pipelined', reissued: 2 });
     await page.close();
+  });
+
+  test('HTTPS origin: verified TLS (test CA given to the host), pipelined; an untrusted certificate is refused', async () => {
+    const pageOrigin = await start();
+    const body = files['s4.m4s'] as Buffer;
+    const good = await startTlsOrigin(tls.key, tls.cert, body);
+    const stranger = await startTlsOrigin(tls.strangerKey, tls.strangerCert, body);
+    try {
+      const page = await openTestPage(b, pageOrigin);
+      expect((await api(page).detect(1500)).ok).toBe(true);
+      const results = await api(page).run([{ url: `${good.url}/a.m4s` }, { url: `${good.url}/b.m4s` }, { url: `${stranger.url}/c.m4s` }]);
+      expectBytes(results[0], body);
+      expectBytes(results[1], body);
+      expect(good.requests).toEqual([`GET /a.m4s ${pageOrigin.url}`, `GET /b.m4s ${pageOrigin.url}`]);
+      expect(good.clientPorts.size).toBe(1);
+      expect(results[2]).toMatchObject({ status: null, bytes: 0, retryable: false });
+      expect(results[2]?.error).toMatch(/^tls-failed: /);
+      expect(stranger.requests).toEqual([]);
+      await page.close();
+    } finally {
+      await good.close();
+      await stranger.close();
+    }
   });
 
   test('cross-origin without CORS: response withheld, no byte reaches the page', async () => {
@@ -359,13 +439,34 @@ describe('Sprint extension with its socket host', () => {
     await page.close();
   });
 
-  test('bounds: 33rd outstanding request refused; a response announcing more than 256 MB is refused unread', async () => {
+  test('bounds: 33rd outstanding request refused; 5th session of a document and 9th of the browser refused; a response announcing more than 256 MB is refused unread', async () => {
     const origin = await start({ rateLimitBitsPerSec: 8e6 });
     const page = await openTestPage(b, origin);
     const msgs = Array.from({ length: 33 }, (_, i) => ({ type: 'request', id: i + 1, url: `${origin.url}/media/s${(i % 4) + 1}.m4s` }));
     const r = await api(page).raw(msgs, 800);
     const errors = r.replies.filter((m) => m.type === 'error');
     expect(errors).toEqual([expect.objectContaining({ id: 33, code: 'too-many-requests' })]);
+    // Sessions are bounded per document (4) and per browser (8); closing them frees the slots.
+    const sessions = await api(page).holdSessions(5);
+    expect(sessions.slice(0, 4)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(sessions[4]).toMatch(/^too-many-sessions: at most 4 Sprint sessions per document/);
+    const other = await openTestPage(b, origin);
+    expect(await api(other).holdSessions(4)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    const third = await openTestPage(b, origin);
+    const ninth = await api(third).holdSessions(1);
+    expect(ninth[0]).toMatch(/^too-many-sessions: at most 8 Sprint sessions may be open at once/);
+    await api(other).releaseSessions();
+    await api(page).releaseSessions();
+    await other.close();
+    // The worker learns of the closed ports asynchronously: a slot frees up within a bounded wait.
+    let again: string[] = [];
+    for (let i = 0; i < 25 && again[0] !== 'ok'; i += 1) {
+      await new Promise((r) => setTimeout(r, 200));
+      again = await api(third).holdSessions(1);
+    }
+    expect(again).toEqual(['ok']);
+    await api(third).releaseSessions();
+    await third.close();
     const big = await start();
     expect((await api(page).detect(1500)).ok).toBe(true);
     const res = await api(page).run([{ url: `${big.url}/bulk?bytes=300000000` }]);

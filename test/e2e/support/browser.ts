@@ -56,9 +56,11 @@ export async function launchBrowser(extraArgs: string[] = [], options: { extensi
       return page;
     },
     async close() {
+      let timer: ReturnType<typeof setTimeout> | undefined;
       try {
-        await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]);
+        await Promise.race([browser.close(), new Promise((r) => (timer = setTimeout(r, 5000)))]);
       } finally {
+        clearTimeout(timer);
         if (pid !== undefined) {
           try {
             process.kill(pid, 'SIGKILL');

@@ -1,9 +1,11 @@
 // Validation of what the native socket host sends the service worker
 // (extension/src/worker/host-messages.ts, against extension/host/PROTOCOL.md
-// §3–5), and the base64 helpers used on the message hops.
+// §3–5), and the base64 helpers used on the message hops (including the
+// pass-through of the host's base64 for body pieces).
 
 import { parseHelloResult, parseHostMessage, parseOpenResult } from '../../../extension/src/worker/host-messages';
 import { decodeBase64, encodeBase64 } from '../../../extension/src/shared/base64';
+import { pieceBase64, rememberBase64 } from '../../../extension/src/worker/piece-base64';
 
 describe('parseHostMessage', () => {
   test('replies, data, closed and tcpInfo events', () => {
@@ -66,5 +68,25 @@ describe('base64', () => {
   test('malformed input is an error naming it', () => {
     expect(() => decodeBase64('AAE')).toThrow(/malformed base64 \(3 characters\)/);
     expect(() => decodeBase64('AA*A')).toThrow(/malformed base64/);
+  });
+});
+
+describe('pieceBase64', () => {
+  test('every sub-range of a remembered chunk encodes exactly as a fresh encoding', () => {
+    for (const n of [1, 2, 3, 4, 5, 17, 300]) {
+      const chunk = new Uint8Array(n).map((_, i) => (i * 31 + 7) & 0xff);
+      const b64 = encodeBase64(chunk);
+      const decoded = decodeBase64(b64);
+      rememberBase64(decoded, b64);
+      for (let a = 0; a < n; a += 1) {
+        for (let b = a + 1; b <= n; b += 1) {
+          expect(pieceBase64(decoded.subarray(a, b))).toBe(Buffer.from(chunk.subarray(a, b)).toString('base64'));
+        }
+      }
+    }
+  });
+  test('a piece of an unknown buffer is encoded', () => {
+    const bytes = new Uint8Array([1, 2, 3, 4]);
+    expect(pieceBase64(bytes.subarray(1))).toBe(Buffer.from([2, 3, 4]).toString('base64'));
   });
 });

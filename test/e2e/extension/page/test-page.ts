@@ -32,6 +32,7 @@ export interface ReqResult {
 
 let transport: ExtensionTransport | null = null;
 const stateLog: string[] = [];
+const held: MessagePort[] = [];
 
 async function sha256(parts: Uint8Array[]): Promise<string> {
   let n = 0;
@@ -127,6 +128,24 @@ const api = {
   pathInfo: (origin: string) => need().pathInfo(origin),
   state: () => ({ state: need().state, reason: need().reason, reconnects: need().reconnectCount, log: stateLog.slice() }),
   close: () => need().close(),
+
+  /** Opens `n` sessions one after the other and keeps them open (until releaseSessions); reports each outcome. */
+  async holdSessions(n: number) {
+    const outcomes: string[] = [];
+    for (let i = 0; i < n; i += 1) {
+      const s = await openSession({ presenceTimeoutMs: 3000, handshakeTimeoutMs: 10000 });
+      outcomes.push(s.ok ? 'ok' : `${s.code}: ${s.reason}`);
+      if (s.ok) held.push(s.port);
+    }
+    return outcomes;
+  },
+
+  releaseSessions() {
+    for (const p of held.splice(0)) {
+      p.postMessage({ type: 'close' });
+      p.close();
+    }
+  },
 
   /** Opens a separate session and posts `messages` as they are, returning every reply within `waitMs`. */
   async raw(messages: unknown[], waitMs: number) {

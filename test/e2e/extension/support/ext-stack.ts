@@ -40,7 +40,6 @@ interface WebpackCompiler {
 
 /** Runs one webpack build and closes the compiler (so no cache work keeps Jest alive). */
 function runWebpack(config: unknown): Promise<void> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const webpack = require('webpack') as (c: unknown) => WebpackCompiler;
   const compiler = webpack(config);
   return new Promise((res, rej) => {
@@ -71,7 +70,6 @@ export async function buildArtifacts(): Promise<Artifacts> {
       encoding: 'utf8',
     });
     if (go.error || go.status !== 0) throw new Error(`go build of the socket host failed: ${go.error?.message ?? ''}${go.stderr}`);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const extensionConfig = require(join(ROOT, 'extension', 'webpack.config.js')) as (env: { outDir: string; mode: string }) => unknown;
     await runWebpack(extensionConfig({ outDir: unpacked, mode: 'development' }));
     await runWebpack({

@@ -1,0 +1,205 @@
+// The page-side ExtensionTransport (player/sprint/extension-transport.ts):
+// handshake outcomes, the sink contract, and what happens when the extension
+// side goes away (pending requests fail retryable, requests made meanwhile are
+// held, then sent on the re-established session or failed when none can be
+// had). The other end is a scripted content script on a real MessageChannel
+// (Node's), speaking protocol v1; the transport under test is the real one.
+
+import { detectExtension, type ExtensionTransport } from '../../../player/sprint/extension-transport';
+import type { ResponseSink } from '../../../player/sprint/train-transport';
+
+type Reply = (port: MessagePort, hello: unknown) => void;
+
+const welcome = { type: 'welcome', protocol: 1, extensionVersion: '0.1.0', hostVersion: '0.1.0', tcpInfo: true, limits: { maxOutstanding: 32, maxResponseBytes: 1 << 28, maxUrlLength: 4096 } };
+
+/** A window whose "content script" answers each hello with the next scripted behaviour. */
+function fakeWindow(script: Reply[]): { win: Window; ports: MessagePort[]; hellos: unknown[] } {
+  const ports: MessagePort[] = [];
+  const hellos: unknown[] = [];
+  const win = {
+    postMessage(msg: unknown, _target: string, transfer: Transferable[]) {
+      hellos.push(msg);
+      const port = transfer[0] as MessagePort;
+      ports.push(port);
+      const next = script.shift();
+      if (next) next(port, msg);
+    },
+  } as unknown as Window;
+  return { win, ports, hellos };
+}
+
+const welcomes: Reply = (port) => {
+  port.postMessage({ type: 'ack', extensionVersion: '0.1.0' });
+  port.postMessage(welcome);
+};
+
+interface Recorded {
+  events: string[];
+  done: Promise<void>;
+}
+
+function recordingSink(): { sink: ResponseSink; rec: Recorded } {
+  let finish!: () => void;
+  const rec: Recorded = { events: [], done: new Promise((r) => (finish = r)) };
+  return {
+    rec,
+    sink: {
+      onHead: (status, headers, t) => rec.events.push(`head ${status} ${JSON.stringify(headers)} ${t}`),
+      onData: (bytes, t) => rec.events.push(`data ${Array.from(bytes).join(',')} ${t}`),
+      onEnd: (t) => {
+        rec.events.push(`end ${t}`);
+        finish();
+      },
+      onError: (reason, retryable) => {
+        rec.events.push(`error ${retryable} ${reason}`);
+        finish();
+      },
+    },
+  };
+}
+
+/** Next message the page posts on `port`. */
+function nextMessage(port: MessagePort): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    port.onmessage = (ev: MessageEvent) => resolve(ev.data as Record<string, unknown>);
+  });
+}
+
+const cleanup: Array<() => void> = [];
+afterEach(() => {
+  for (const f of cleanup.splice(0)) f();
+});
+
+test('no answer → no-extension after the timeout', async () => {
+  const { win } = fakeWindow([]);
+  const r = await detectExtension(50, { win });
+  expect(r).toEqual({ ok: false, code: 'no-extension', reason: expect.stringMatching(/did not answer within 50 ms/) });
+});
+
+test('ack then unavailable → the code and Chrome\'s reason', async () => {
+  const { win, hellos } = fakeWindow([
+    (port) => {
+      port.postMessage({ type: 'ack', extensionVersion: '0.1.0' });
+      port.postMessage({ type: 'unavailable', code: 'host-missing', reason: 'native host disconnected: Specified native messaging host not found.' });
+    },
+  ]);
+  const r = await detectExtension(1000, { win });
+  expect(r).toMatchObject({ ok: false, code: 'host-missing', reason: expect.stringMatching(/Specified native messaging host not found/) });
+  expect(hellos[0]).toEqual({ sprint: 'v1', type: 'hello', nonce: expect.stringMatching(/^[0-9a-f]{24}$/) });
+});
+
+test('ack but no welcome → handshake-timeout', async () => {
+  const { win } = fakeWindow([(port) => port.postMessage({ type: 'ack', extensionVersion: '0.1.0' })]);
+  const r = await detectExtension(1000, { win, handshakeTimeoutMs: 50 });
+  expect(r).toMatchObject({ ok: false, code: 'handshake-timeout' });
+});
+
+test('a request: message sent, head/data/end delivered in order with host times; malformed and foreign messages ignored', async () => {
+  const { win, ports } = fakeWindow([welcomes]);
+  const found = await detectExtension(1000, { win });
+  expect(found.ok).toBe(true);
+  if (!found.ok) return;
+  const t = found.transport;
+  cleanup.push(() => t.close());
+  expect(found.info).toBe('extension 0.1.0, socket host 0.1.0, TCP_INFO');
+  const cs = ports[0] as MessagePort;
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  cleanup.push(() => warn.mockRestore());
+  const sent = nextMessage(cs);
+  const { sink, rec } = recordingSink();
+  t.request({ url: 'https://cdn.example/a.m4s', range: { start: 10, end: 12 } }, sink);
+  const msg = await sent;
+  expect(msg).toEqual({ type: 'request', id: expect.any(Number), url: 'https://cdn.example/a.m4s', range: { start: 10, end: 12 } });
+  const id = msg.id as number;
+  cs.postMessage({ type: 'data', id, t: 1, bytes: new Uint8Array([9]).buffer }); // before head: dropped
+  cs.postMessage({ type: 'head', id, status: 206, headers: { 'content-range': 'bytes 10-12/100' }, t: 2 });
+  cs.postMessage({ type: 'head', id, status: 'x', headers: {}, t: 2 }); // malformed: ignored
+  cs.postMessage({ type: 'head', id: id + 100, status: 200, headers: {}, t: 2 }); // unknown id: ignored
+  const buf = new Uint8Array([1, 2, 3]).buffer;
+  cs.postMessage({ type: 'data', id, t: 3, bytes: buf }, [buf]);
+  cs.postMessage({ type: 'end', id, t: 4, bodyBytes: 3 });
+  cs.postMessage({ type: 'end', id, t: 5, bodyBytes: 3 }); // after end: ignored
+  await rec.done;
+  await new Promise((r) => setTimeout(r, 20));
+  expect(rec.events).toEqual(['head 206 {"content-range":"bytes 10-12/100"} 2', 'data 1,2,3 3', 'end 4']);
+  expect(warn.mock.calls.map((c) => String(c[0]))).toEqual(['[sprint] ignored a malformed message from the extension: head: malformed id, status or t']);
+});
+
+test('bad requests fail at once without reaching the extension', async () => {
+  const { win, ports } = fakeWindow([welcomes]);
+  const found = await detectExtension(1000, { win });
+  if (!found.ok) throw new Error(found.reason);
+  cleanup.push(() => found.transport.close());
+  const cs = ports[0] as MessagePort;
+  const seen: unknown[] = [];
+  cs.onmessage = (ev: MessageEvent) => seen.push(ev.data);
+  const outcomes = await Promise.all(
+    [{ url: 'ftp://x/a' }, { url: 'https://x/a', range: { start: 5, end: 4 } }, { url: '' }].map((req) => {
+      const { sink, rec } = recordingSink();
+      found.transport.request(req, sink);
+      return rec.done.then(() => rec.events[0]);
+    }),
+  );
+  expect(outcomes).toEqual([
+    expect.stringMatching(/^error false bad request: only http\(s\) URLs/),
+    expect.stringMatching(/^error false bad request: range \{start: 5, end: 4\}/),
+    expect.stringMatching(/^error false bad request: url must be a string of 1\.\.4096/),
+  ]);
+  await new Promise((r) => setTimeout(r, 20));
+  expect(seen).toEqual([]);
+});
+
+test('session closed: pending fail retryable, new requests are held and sent on the re-established session', async () => {
+  const { win, ports, hellos } = fakeWindow([welcomes, welcomes]);
+  const found = await detectExtension(1000, { win, reconnectDelaysMs: [10, 10] });
+  if (!found.ok) throw new Error(found.reason);
+  const t: ExtensionTransport = found.transport;
+  cleanup.push(() => t.close());
+  const states: string[] = [];
+  t.onStateChange((s) => states.push(s));
+  const first = recordingSink();
+  const sent = nextMessage(ports[0] as MessagePort);
+  t.request({ url: 'https://cdn.example/1.m4s' }, first.sink);
+  await sent;
+  (ports[0] as MessagePort).postMessage({ type: 'closed', code: 'worker-disconnected', reason: 'the service worker went away' });
+  await first.rec.done;
+  expect(first.rec.events).toEqual([expect.stringMatching(/^error true extension-disconnected: worker-disconnected: the service worker went away/)]);
+  expect(t.state).toBe('reconnecting');
+  const held = recordingSink();
+  t.request({ url: 'https://cdn.example/2.m4s' }, held.sink);
+  // The re-handshake happens; the held request arrives on the new session.
+  for (let i = 0; i < 100 && ports.length < 2; i += 1) await new Promise((r) => setTimeout(r, 10));
+  const msg = await nextMessage(ports[1] as MessagePort);
+  expect(msg).toMatchObject({ type: 'request', url: 'https://cdn.example/2.m4s' });
+  expect(hellos).toHaveLength(2);
+  expect(states).toEqual(['reconnecting', 'open']);
+  expect(t.reconnectCount).toBe(1);
+  (ports[1] as MessagePort).postMessage({ type: 'error', id: msg.id, code: 'cors', reason: 'withheld', retryable: false });
+  await held.rec.done;
+  expect(held.rec.events).toEqual(['error false cors: withheld']);
+});
+
+test('session closed and the host is gone: unavailable, held requests fail non-retryable, later ones at once', async () => {
+  const hostMissing: Reply = (port) => {
+    port.postMessage({ type: 'ack', extensionVersion: '0.1.0' });
+    port.postMessage({ type: 'unavailable', code: 'host-missing', reason: 'Specified native messaging host not found.' });
+  };
+  const { win, ports, hellos } = fakeWindow([welcomes, hostMissing, hostMissing, hostMissing]);
+  const found = await detectExtension(1000, { win, reconnectDelaysMs: [10, 10, 10] });
+  if (!found.ok) throw new Error(found.reason);
+  const t = found.transport;
+  cleanup.push(() => t.close());
+  const unavailable = new Promise<string>((r) => t.onStateChange((s, why) => s === 'unavailable' && r(why)));
+  (ports[0] as MessagePort).postMessage({ type: 'closed', code: 'host-failed', reason: 'restart failed' });
+  await new Promise((r) => setTimeout(r, 0));
+  const held = recordingSink();
+  t.request({ url: 'https://cdn.example/2.m4s' }, held.sink);
+  expect(await unavailable).toMatch(/could not be re-established \(host-missing: Specified native messaging host not found\.\)/);
+  expect(hellos).toHaveLength(2); // host-missing is final: no further attempts
+  await held.rec.done;
+  expect(held.rec.events).toEqual([expect.stringMatching(/^error false unavailable: /)]);
+  const later = recordingSink();
+  t.request({ url: 'https://cdn.example/3.m4s' }, later.sink);
+  await later.rec.done;
+  expect(later.rec.events).toEqual([expect.stringMatching(/^error false the Sprint extension is unavailable/)]);
+});
