@@ -37,6 +37,8 @@ import type { RequestTicket, TrainTransport } from './train-transport';
 export const BOOTSTRAP_BANDWIDTH_BITS_PER_SEC = 5e6;
 /** RTT assumed before the first measurement, seconds. */
 export const BOOTSTRAP_RTT_SEC = 0.1;
+/** Segment duration assumed when sizing the window from an init segment, seconds. */
+const TYPICAL_SEGMENT_SEC = 4;
 /** The media type whose requests form trains. */
 const TRAIN_MEDIA_TYPE = 'video';
 /** Re-issues of one request after its connection went away. */
@@ -241,7 +243,12 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const mediaSec = fr.type === MEDIA_SEGMENT_TYPE && Number.isFinite((fr as { duration?: number }).duration) ? ((fr as { duration?: number }).duration as number) : 0;
     const expected = range ? range.end - range.start + 1 : bitrate && mediaSec ? Math.round((bitrate * mediaSec) / 8) : 0;
     const at = nowMs();
-    if (type === TRAIN_MEDIA_TYPE && this.outstanding(t) === 0 && !t.policy.trainUnspent) this.beginTrain(type, t, expected, at);
+    if (type === TRAIN_MEDIA_TYPE && this.outstanding(t) === 0 && !t.policy.trainUnspent) {
+      // The window is sized by the media segments to come (a train often
+      // starts with an init segment of a few hundred bytes).
+      const typicalSegmentBytes = bitrate ? Math.max(expected, Math.round((bitrate * (mediaSec || TYPICAL_SEGMENT_SEC)) / 8)) : expected;
+      this.beginTrain(type, t, typicalSegmentBytes, at);
+    }
     const record: TransferRecord = {
       id: ctx.stats.allocateTransferId(),
       via: 'sprint',

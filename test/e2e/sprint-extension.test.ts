@@ -1,0 +1,100 @@
+/**
+ * Sprint end to end (paper §IV-B1) with the real extension and socket host
+ * loaded in headless Chromium, on the demo page in `auto` mode over a paced
+ * origin (8 Mbit/s and 100 ms before each response: a loopback bottleneck):
+ *   - auto resolves to sprint on extension sockets, playback advances;
+ *   - the origin's access log shows a train's requests on ONE connection,
+ *     request k+1 arriving before response k finished (pipelined, the server
+ *     never waits for a request);
+ *   - a forced bitrate switch inside a train changes the bitrate of the
+ *     requests that follow without cancelling or dropping loaded segments;
+ *   - without the socket host, auto falls back (to sprint-x here) with the
+ *     reason, and playback goes on.
+ */
+import { startOrigin, type Origin } from '../../demo/server/origin';
+import { buildArtifacts, launchExtBrowser, type Artifacts, type ExtBrowser } from './extension/support/ext-stack';
+import { ensureTestContent, mediaRecords, stats, waitForPlayback, TEST_SET, type MediaRecord } from './support/playback';
+import type { Page } from 'puppeteer-core';
+
+let artifacts: Artifacts;
+beforeAll(async () => {
+  await ensureTestContent();
+  artifacts = await buildArtifacts();
+});
+afterAll(() => artifacts?.close());
+
+async function open(hostManifest: boolean, layout: string): Promise<{ origin: Origin; browser: ExtBrowser; page: Page }> {
+  // 100 ms before each response: an RTT the model sees, so trains span several segments.
+  const origin = await startOrigin({ rateLimitBitsPerSec: 8e6, delayMs: 100 });
+  const browser = await launchExtBrowser(artifacts, { hostManifest });
+  const page = await browser.newPage();
+  await page.goto(`${origin.url}/?set=${TEST_SET}&layout=${layout}&mode=auto`);
+  return { origin, browser, page };
+}
+
+function pipelinedPairs(records: MediaRecord[]): Array<[MediaRecord, MediaRecord]> {
+  const pairs: Array<[MediaRecord, MediaRecord]> = [];
+  const byConn = new Map<number, MediaRecord[]>();
+  for (const r of records) byConn.set(r.conn, [...(byConn.get(r.conn) ?? []), r]);
+  for (const list of byConn.values()) {
+    list.sort((a, b) => a.seq - b.seq);
+    for (let i = 1; i < list.length; i++) {
+      const k = list[i - 1] as MediaRecord;
+      const k1 = list[i] as MediaRecord;
+      if (k.end !== null && k1.arrival < k.end) pairs.push([k, k1]);
+    }
+  }
+  return pairs;
+}
+
+describe('sprint with the extension', () => {
+  it('pipelines trains on one connection, switches bitrate inside a train, and plays', async () => {
+    const { origin, browser, page } = await open(true, 'chunked');
+    try {
+      // Early in playback the first train (sized from the bootstrap estimates) is still running.
+      await waitForPlayback(page, 1, 120_000);
+      const before = await stats(page);
+      expect(before.mode).toBe('sprint');
+      expect(before.estimates.transport).toBe('extension');
+      // Force a switch while the train's requests are outstanding.
+      const current = before.segments.filter((x) => x.mediaType === 'video' && x.kind === 'media').pop()?.representationId ?? '0';
+      const to = current === '0' ? 2 : 0;
+      const switchAt = Date.now();
+      await page.evaluate((idx) => {
+        const p = (window as unknown as { sprintPlayer: { dash: { updateSettings(s: unknown): void; setRepresentationForTypeByIndex(t: string, i: number): void } } }).sprintPlayer;
+        p.dash.updateSettings({ streaming: { abr: { autoSwitchBitrate: { video: false } } } });
+        p.dash.setRepresentationForTypeByIndex('video', idx);
+      }, to);
+      const s2 = await waitForPlayback(page, before.playback.currentTimeSec + 10, 120_000);
+      const after = s2.segments.filter((x) => x.mediaType === 'video' && x.kind === 'media' && x.requestMs > switchAt && x.representationId === String(to));
+      expect(after.length).toBeGreaterThan(0);
+      // nothing cancelled or dropped: every video segment dash.js asked for was delivered, in order
+      const delivered = s2.segments.filter((x) => x.mediaType === 'video' && x.kind === 'media');
+      expect(delivered.every((x) => x.status === 'ok')).toBe(true);
+      for (let i = 1; i < delivered.length; i++) expect(delivered[i]?.index).toBe((delivered[i - 1]?.index as number) + 1);
+      expect(s2.transfers.filter((t) => t.via === 'sprint' && t.cancelled)).toEqual([]);
+      expect(s2.playback.errors).toEqual([]);
+      expect(s2.trains.some((t) => t.requests >= 2)).toBe(true);
+      const video = mediaRecords(origin).filter((r) => /(init|chunk)-[0-4]/.test(r.url));
+      expect(pipelinedPairs(video).length).toBeGreaterThan(0);
+      // The switch happened inside a train: one train requested both bitrates.
+      const nominal = [300000, 700000, 1500000, 3000000, 6000000][to];
+      expect(s2.trains.some((t) => t.bitrates.includes(nominal as number) && new Set(t.bitrates).size >= 2)).toBe(true);
+    } finally {
+      await browser.close();
+      await origin.close();
+    }
+  });
+
+  it('falls back without the socket host, saying why, and keeps playing', async () => {
+    const { origin, browser, page } = await open(false, 'unchunked');
+    try {
+      const s = await waitForPlayback(page, 8, 120_000);
+      expect(s.mode).toBe('sprint-x');
+      expect(s.modeReason).toMatch(/sprint: .*host/i);
+    } finally {
+      await browser.close();
+      await origin.close();
+    }
+  });
+});
