@@ -123,6 +123,17 @@ export class ExtensionTransport implements TrainTransport {
     return this.reconnects;
   }
 
+  /** TrainTransport: calls `fn` once when the transport becomes unavailable for good. */
+  onUnavailable(fn: (reason: string) => void): () => void {
+    let fired = false;
+    return this.onStateChange((state, reason) => {
+      if (state === 'unavailable' && !fired) {
+        fired = true;
+        fn(reason);
+      }
+    });
+  }
+
   /** Calls `fn` on every state change; returns the unsubscribe function. */
   onStateChange(fn: (state: ExtensionTransportState, reason: string) => void): () => void {
     this.listeners.add(fn);

@@ -21,15 +21,18 @@
  * good is failed back to dash.js, whose own retry policy takes over.
  */
 import { BandwidthEstimator } from '../../src/estimators/bandwidth';
+import { RttEstimator } from '../../src/estimators/rtt';
 import { chunkSize } from '../../src/model/chunk-size';
 import { parseRange } from '../../src/sprintx/range-plan';
 import { TrainPolicy, trainWindow } from '../../src/train/train-policy';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
+import { recordDashFragment } from '../dataplane/stock';
 import { installLoaderHook } from '../dash/loader-hook';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler, WireTiming } from '../dash/loader-types';
 import { installSchedulerHook, type SchedulerHandle } from '../dash/scheduler-hook';
 import { RttProber } from '../estimates/rtt-prober';
+
 import type { TrainRecord, TransferRecord } from '../stats/types';
 import type { RequestTicket, TrainTransport } from './train-transport';
 
@@ -41,6 +44,8 @@ export const BOOTSTRAP_RTT_SEC = 0.1;
 const TYPICAL_SEGMENT_SEC = 4;
 /** The media type whose requests form trains. */
 const TRAIN_MEDIA_TYPE = 'video';
+/** Requests failing for good in a row before Sprint falls back to stock loading. */
+const MAX_CONSECUTIVE_FAILURES = 3;
 /** Re-issues of one request after its connection went away. */
 const MAX_REISSUES = 3;
 /** Release the next completion anyway if dash.js has not reported the previous append after this long. */
@@ -96,6 +101,12 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private readonly bandwidth = new BandwidthEstimator();
   private prober: RttProber | null = null;
   private watchdog: ReturnType<typeof setInterval> | null = null;
+  private pathTimer: ReturnType<typeof setInterval> | null = null;
+  /** RTT from the transport's TCP_INFO on the connection carrying the trains, when it can read it. */
+  private readonly tcpRtt = new RttEstimator();
+  private degraded: string | null = null;
+  private consecutiveFailures = 0;
+  private unsubscribeUnavailable: (() => void) | null = null;
   /** Requests dash.js's FragmentModel scheduled (not the sidx/init probes of SegmentBaseLoader). */
   private readonly scheduled = new WeakSet<object>();
   private readonly onLoadingStarted = (e: { request?: object }): void => {
@@ -141,10 +152,14 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.prober.start();
     this.watchdog = setInterval(() => this.checkAppendWatchdog(), 500);
     ctx.stats.estimates.transport = this.transport.name;
+    this.unsubscribeUnavailable = this.transport.onUnavailable?.((reason) => this.degrade(`the ${this.transport.name} transport became unavailable: ${reason}`)) ?? null;
+    if (this.transport.pathInfo) this.pathTimer = setInterval(() => void this.samplePath(), 1000);
   }
 
   destroy(): void {
     this.prober?.stop();
+    this.unsubscribeUnavailable?.();
+    if (this.pathTimer !== null) clearInterval(this.pathTimer);
     if (this.watchdog !== null) clearInterval(this.watchdog);
     for (const t of this.types.values()) for (const e of t.queue) e.ticket?.cancel();
     this.types.clear();
@@ -156,9 +171,46 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   // ---- estimates (§IV-A) ----
 
+  /** RTT in force: TCP_INFO of the train's connection when available, else the probes (§IV-A). */
   private rttSec(): number {
-    return this.prober?.estimator.smoothedSec ?? BOOTSTRAP_RTT_SEC;
+    return this.tcpRtt.smoothedSec ?? this.prober?.estimator.smoothedSec ?? BOOTSTRAP_RTT_SEC;
   }
+
+  /** Reads TCP_INFO of the connection to the media origin (once a second) into the RTT estimate and the running train. */
+  private async samplePath(): Promise<void> {
+    const ctx = this.ctx;
+    const origin = this.mediaOrigin;
+    if (!ctx || !origin || !this.transport.pathInfo || this.degraded !== null) return;
+    try {
+      const info = await this.transport.pathInfo(origin);
+      if (!info || !(info.rttSec > 0)) return;
+      this.tcpRtt.addSample(info.rttSec);
+      const train = this.types.get(TRAIN_MEDIA_TYPE)?.train;
+      if (train && train.endMs === null && train.rttSamplesSec.length < 600) train.rttSamplesSec.push(info.rttSec);
+      this.publishEstimates();
+    } catch (e) {
+      ctx.stats.count('sprint.pathInfoErrors');
+      if ((ctx.stats.counters['sprint.pathInfoErrors'] ?? 0) <= 3) ctx.log.warn(`TCP_INFO read failed: ${(e as Error).message}`);
+    }
+  }
+
+  /** Origin of the media requests (for TCP_INFO). */
+  private mediaOrigin: string | null = null;
+
+  /** Stops using trains for the rest of the session: dash.js loads on its own, visibly. */
+  private degrade(reason: string): void {
+    const ctx = this.ctx;
+    if (!ctx || this.degraded !== null) return;
+    this.degraded = reason;
+    ctx.stats.setMode('stock', `fell back from sprint during playback: ${reason}`);
+    ctx.stats.count('sprint.fallbacks');
+    ctx.log.warn(`falling back to stock loading: ${reason}`);
+    ctx.dash.on(ctx.dashjs.MediaPlayer.events.FRAGMENT_LOADING_COMPLETED, this.onStockFragment);
+  }
+
+  private readonly onStockFragment = (e: { request?: Parameters<typeof recordDashFragment>[1]; error?: unknown }): void => {
+    if (this.ctx && e.request) recordDashFragment(this.ctx.stats, e.request, false, e.error);
+  };
 
   private model() {
     const bw = this.bandwidth.estimateBitsPerSec() ?? BOOTSTRAP_BANDWIDTH_BITS_PER_SEC;
@@ -168,12 +220,14 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private publishEstimates(window?: number): void {
     if (!this.ctx) return;
     const e = this.ctx.stats.estimates;
-    e.rttSec = this.prober?.estimator.smoothedSec ?? null;
-    e.rttSamples = this.prober?.estimator.sampleCount ?? 0;
+    e.rttSec = this.tcpRtt.smoothedSec ?? this.prober?.estimator.smoothedSec ?? null;
+    e.rttSamples = this.tcpRtt.sampleCount + (this.prober?.estimator.sampleCount ?? 0);
+    e.probeRttSec = this.prober?.estimator.smoothedSec ?? null;
+    e.tcpInfoRttSec = this.tcpRtt.smoothedSec ?? null;
     e.bandwidthBitsPerSec = this.bandwidth.estimateBitsPerSec() ?? null;
     e.bandwidthSamples = this.bandwidth.sampleCount;
     e.chunkBytes = this.model().chunkBytes;
-    e.source = 'rtt: probes; bandwidth: train wire timing';
+    e.source = `rtt: ${this.tcpRtt.sampleCount > 0 ? 'tcp-info of the train connection' : 'probes'}; bandwidth: train wire timing`;
     if (window !== undefined) e.outstandingWindow = window;
   }
 
@@ -194,7 +248,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   private mayIssue(type: string): boolean {
     const t = this.types.get(type);
-    if (!t || !this.ctx) return true; // nothing issued yet: dash.js decides
+    if (!t || !this.ctx || this.degraded !== null) return true; // dash.js decides
     // Trains carry the video, which is nearly all of the flow's bytes; audio
     // keeps dash.js's one-at-a-time pace (on the same transport, in order).
     if (type !== TRAIN_MEDIA_TYPE) return this.outstanding(t) === 0;
@@ -226,7 +280,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const fr = req.customData.request;
     // Only segments dash.js scheduled for the buffer ride trains; its index
     // and init probes (SegmentBaseLoader) are never appended and stay with dash.js.
-    if (!ctx || !fr || req.method !== 'GET' || !this.scheduled.has(fr)) return false;
+    if (!ctx || this.degraded !== null || !fr || req.method !== 'GET' || !this.scheduled.has(fr)) return false;
     if (fr.type !== MEDIA_SEGMENT_TYPE && fr.type !== INIT_SEGMENT_TYPE) return false;
     const type = fr.mediaType;
     if (type !== 'video' && type !== 'audio') return false;
@@ -239,6 +293,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       }
     }
     const t = this.state(type);
+    if (this.mediaOrigin === null) this.mediaOrigin = new URL(req.url).origin;
     const bitrate = fr.representation?.bandwidth ?? null;
     const mediaSec = fr.type === MEDIA_SEGMENT_TYPE && Number.isFinite((fr as { duration?: number }).duration) ? ((fr as { duration?: number }).duration as number) : 0;
     const expected = range ? range.end - range.start + 1 : bitrate && mediaSec ? Math.round((bitrate * mediaSec) / 8) : 0;
@@ -261,7 +316,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       expectedBytes: range ? expected : null,
       throughputBitsPerSec: null,
       targetChunkBytes: t.train?.targetBytes ?? null,
-      rttEstimateSec: this.prober?.estimator.smoothedSec ?? null,
+      rttEstimateSec: this.rttSec(),
       bandwidthEstimateBitsPerSec: this.bandwidth.estimateBitsPerSec() ?? null,
       segmentsServed: 0,
       cancelled: false,
@@ -326,8 +381,9 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       endMs: null,
       throughputBitsPerSec: null,
       bitrates: [],
-      rttEstimateSec: this.prober?.estimator.smoothedSec ?? null,
+      rttEstimateSec: this.rttSec(),
       bandwidthEstimateBitsPerSec: this.bandwidth.estimateBitsPerSec() ?? null,
+      rttSamplesSec: [],
     };
     ctx.stats.trains.push(t.train);
     ctx.stats.count('sprint.trains');
@@ -373,6 +429,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (entry.state !== 'loading') return;
     const t = this.state(entry.type);
     entry.state = 'done';
+    this.consecutiveFailures = 0;
     entry.record.endMs = entry.lastByteMs ?? atMs;
     t.lastByteMs = Math.max(t.lastByteMs, entry.lastByteMs ?? atMs);
     const wireStart = entry.traces[0]?.startMs ?? entry.sentMs;
@@ -416,6 +473,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     entry.record.error = reason;
     entry.record.endMs = nowMs();
     ctx?.stats.count('sprint.requestErrors');
+    this.consecutiveFailures += 1;
+    if (this.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) this.degrade(`${this.consecutiveFailures} requests in a row failed (last: ${reason})`);
     ctx?.log.warn(`request ${entry.url}${entry.range ? ` bytes=${entry.range.start}-${entry.range.end}` : ''} failed: ${reason}`);
     const t = this.state(entry.type);
     t.policy.onCompleted(0, nowMs(), this.outstanding(t));

@@ -60,6 +60,12 @@ export interface TrainTransport {
   request(req: TrainRequest, sink: ResponseSink): RequestTicket;
   /** Latest path measurement for `origin`, or null if the transport cannot measure. */
   pathInfo?(origin: string): Promise<PathInfo | null>;
+  /**
+   * Calls `fn` once if the transport stops being usable for good (e.g. the
+   * extension or its host went away and could not be reached again);
+   * returns the unsubscribe function.
+   */
+  onUnavailable?(fn: (reason: string) => void): () => void;
   /** Releases connections. */
   close(): void;
 }

@@ -80,6 +80,8 @@ export interface TrainRecord {
   bitrates: number[];
   rttEstimateSec: number | null;
   bandwidthEstimateBitsPerSec: number | null;
+  /** RTT of the train's connection from TCP_INFO, once a second while the train ran (extension transport). */
+  rttSamplesSec: number[];
 }
 
 export interface PlaybackSample {
@@ -116,6 +118,10 @@ export interface EstimateStats {
   chunkBytes: number | null;
   /** Where the estimates come from (e.g. `probe`, `tcp-info`, `wire-timing`). */
   source: string | null;
+  /** RTT from the one-byte probes, seconds (Sprint-x, Sprint). */
+  probeRttSec?: number | null;
+  /** RTT from TCP_INFO of the train connection, seconds (Sprint on the extension). */
+  tcpInfoRttSec?: number | null;
   /** Sprint: outstanding window (requests) in force. */
   outstandingWindow?: number | null;
   /** Sprint: how the train's requests travel (`extension`, `fetch`). */

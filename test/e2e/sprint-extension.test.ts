@@ -15,6 +15,22 @@ import { startOrigin, type Origin } from '../../demo/server/origin';
 import { buildArtifacts, launchExtBrowser, type Artifacts, type ExtBrowser } from './extension/support/ext-stack';
 import { ensureTestContent, mediaRecords, stats, waitForPlayback, TEST_SET, type MediaRecord } from './support/playback';
 import type { Page } from 'puppeteer-core';
+import { readdirSync, readlinkSync, rmSync } from 'fs';
+import { join } from 'path';
+
+/** PIDs of socket-host processes running this test's own host binary (started by our browser). */
+function hostPids(binary: string): number[] {
+  const pids: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readlinkSync(`/proc/${d}/exe`) === binary) pids.push(Number(d));
+    } catch {
+      // not ours or already gone
+    }
+  }
+  return pids;
+}
 
 let artifacts: Artifacts;
 beforeAll(async () => {
@@ -80,6 +96,26 @@ describe('sprint with the extension', () => {
       // The switch happened inside a train: one train requested both bitrates.
       const nominal = [300000, 700000, 1500000, 3000000, 6000000][to];
       expect(s2.trains.some((t) => t.bitrates.includes(nominal as number) && new Set(t.bitrates).size >= 2)).toBe(true);
+    } finally {
+      await browser.close();
+      await origin.close();
+    }
+  });
+
+  it('falls back to stock when the socket host dies for good mid-playback, and keeps playing', async () => {
+    const { origin, browser, page } = await open(true, 'chunked');
+    try {
+      const s1 = await waitForPlayback(page, 3, 120_000);
+      expect(s1.mode).toBe('sprint');
+      // The host can no longer be started (manifest gone), then the running one dies.
+      rmSync(join(browser.profileDir, 'NativeMessagingHosts'), { recursive: true, force: true });
+      const pids = hostPids(artifacts.hostBinary);
+      expect(pids.length).toBeGreaterThan(0);
+      for (const pid of pids) process.kill(pid, 'SIGKILL');
+      const s2 = await waitForPlayback(page, s1.playback.currentTimeSec + 12, 120_000);
+      expect(s2.mode).toBe('stock');
+      expect(s2.modeReason).toMatch(/fell back from sprint during playback/);
+      expect(s2.playback.errors).toEqual([]);
     } finally {
       await browser.close();
       await origin.close();
