@@ -1,5 +1,6 @@
 // Figures for one player over a run's measurement window, from what the
-// player reported once a second (player-session.ts): video bitrate and buffer
+// player reported once a second (player-session.ts): video bitrate downloaded
+// (from the segments; the ABR's current choice as a fall-back) and buffer
 // level over time, rebuffer count and time, startup delay, bitrate switches,
 // the data plane mode and the reason it is in force, the transfers it chose
 // on the wire (expanded range requests in Sprint-x, trains in Sprint, one per
@@ -52,11 +53,20 @@ export interface PlayerSummary {
   readonly everHidden: boolean;
   readonly polls: number;
   readonly pollErrors: number;
-  /** Median and time-average of the video bitrate over the window's polls, bit/s. */
+  /**
+   * Video bitrate over the window, bit/s: the median nominal bitrate of the
+   * video segments downloaded (paper Fig. 7: "video bitrate downloaded"), or,
+   * when no segment finished in the window, of the ABR's current choice at each poll.
+   */
   readonly bitrateMedianBps: number | null;
-  readonly bitrateMeanBps: number | null;
+  readonly bitrateSource: 'segments' | 'polls' | null;
+  /** Time-average of the ABR's current choice (dash.js's current representation) over the polls. */
+  readonly selectedBitrateMeanBps: number | null;
+  /** Video segments downloaded in the window, and changes of bitrate between consecutive ones. */
+  readonly videoSegments: number;
+  readonly downloadSwitches: number | null;
   readonly bufferS: Summary | null;
-  /** Within the window. */
+  /** Within the window (switches: quality changes rendered, as dash.js reports them). */
   readonly rebufferCount: number | null;
   readonly rebufferS: number | null;
   readonly switches: number | null;
@@ -126,7 +136,16 @@ export function summarizePlayer(lines: readonly PlayerLine[], window: Window | n
       weight += dt;
     }
   }
-  const bitrateSummary = maybe(bitrates);
+  // Video media segments that finished downloading in the window, in request order.
+  const downloaded = lines
+    .filter((l) => l.kind === 'segment' && l['mediaType'] === 'video' && l['segmentKind'] !== 'init' && l['status'] === 'ok')
+    .filter((l) => inWindow((num(l['endMs']) ?? l.t * 1000) / 1000))
+    .sort((a, b) => (num(a['requestMs']) ?? 0) - (num(b['requestMs']) ?? 0));
+  const segmentRates = downloaded.map((l) => num(l['bandwidth'])).filter((v): v is number => v !== null);
+  let downloadSwitches = 0;
+  for (let i = 1; i < segmentRates.length; i++) if (segmentRates[i] !== segmentRates[i - 1]) downloadSwitches++;
+  const bitrateSummary = segmentRates.length > 0 ? summarize(segmentRates) : maybe(bitrates);
+  const bitrateSource: PlayerSummary['bitrateSource'] = segmentRates.length > 0 ? 'segments' : bitrateSummary ? 'polls' : null;
 
   const delta = (read: (p: Playback) => number | null): number | null => {
     if (window === null) return last ? read(pb(last)) : null;
@@ -195,7 +214,10 @@ export function summarizePlayer(lines: readonly PlayerLine[], window: Window | n
     polls: polls.length,
     pollErrors: lines.filter((l) => l.kind === 'poll-error').length,
     bitrateMedianBps: bitrateSummary ? bitrateSummary.median : null,
-    bitrateMeanBps: weight > 0 ? weighted / weight : null,
+    bitrateSource,
+    selectedBitrateMeanBps: weight > 0 ? weighted / weight : null,
+    videoSegments: downloaded.length,
+    downloadSwitches: segmentRates.length > 0 ? downloadSwitches : null,
     bufferS: maybe(wPolls.map((p) => num(pb(p).videoBufferSec))),
     rebufferCount,
     rebufferS: rebufferMs === null ? null : rebufferMs / 1000,

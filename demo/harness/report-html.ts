@@ -2,7 +2,8 @@
 // external assets) with the summary tables (fair-share cells coloured), a
 // heat map per column for grid sweeps (paper Fig. 6), and per run the plots
 // of paper Fig. 10: throughput of every flow over time with the fair-share
-// line and each player's video bitrate, the players' buffer levels, and the
+// line and each player's video bitrate (the ABR's current choice, polled once
+// a second), the players' buffer levels, and the
 // bottleneck queue. Pure: manifest, aggregate and run summaries in, HTML out.
 
 import type { Aggregate } from './aggregate';
@@ -44,10 +45,10 @@ details > summary { cursor: pointer; padding: 4px 0; }
 .heat { display: flex; flex-wrap: wrap; gap: 18px; }
 .blocks { display: flex; flex-wrap: wrap; gap: 0 22px; align-items: flex-start; }
 .cards { display: flex; flex-wrap: wrap; gap: 4px 34px; align-items: flex-start; }
-.cards > section { flex: 0 1 auto; max-width: 100%; }
-.cards h2 { font-size: 15px; margin-top: 18px; }
-.cards p.note { font-size: 12.5px; margin: 2px 0 4px; }
-td.text { text-align: left; }
+.cards > section { flex: 0 1 auto; min-width: 320px; max-width: 100%; }
+.cards h2 { font-size: 15px; margin-top: 18px; max-width: 340px; }
+.cards p.note { font-size: 12.5px; margin: 2px 0 4px; max-width: 340px; }
+td.text, th.text { text-align: left; }
 `;
 
 /** Columns of text (left-aligned) in the data-plane table. */
@@ -60,7 +61,7 @@ function renderTableHtml(t: TableModel): string {
   for (const b of t.blocks) {
     out.push('<table>');
     if (b.caption) out.push(`<caption>${escapeHtml(b.caption)}</caption>`);
-    out.push(`<tr>${b.header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>`);
+    out.push(`<tr>${b.header.map((h, i) => `<th${(TEXT_COLUMNS[t.id] ?? []).includes(i) ? ' class="text"' : ''}>${escapeHtml(h)}</th>`).join('')}</tr>`);
     for (const r of b.rows) {
       out.push(`<tr>${r.cells.map((c, i) => {
         const share = r.shares?.[i] ?? null;
@@ -134,7 +135,7 @@ function runCharts(run: RunSummary): string {
   }
   run.players.forEach((pl, i) => {
     series.push({
-      name: `${pl.label} video bitrate`,
+      name: `${pl.label} bitrate (ABR choice)`,
       color: BITRATE_COLORS[i % BITRATE_COLORS.length] as string,
       points: pl.series.t.map((t, j) => [t - p.startS, pl.series.bitrateBps[j] == null ? null : (pl.series.bitrateBps[j] as number) / 1e6] as const),
       dash: '5 3',
@@ -147,6 +148,8 @@ function runCharts(run: RunSummary): string {
   for (const ph of p.phases) if (ph.name !== 'both') bands.push({ from: ph.fromS, to: ph.toS, color: '#f6f1e4', label: `${ph.name} only` });
   const both = p.phases.find((ph) => ph.name === 'both');
   if (run.window && both) bands.push({ from: both.fromS, to: run.window.fromS - p.startS, color: '#eeeeee', label: 'warm-up (discarded)' });
+  // Band labels only on the first chart: they would cover the lines of the smaller ones.
+  const unlabelled = bands.map((b) => ({ from: b.from, to: b.to, color: b.color }));
   const hLines = run.window && run.fairShareBitsPerSec !== null
     ? [{ y: run.fairShareBitsPerSec / 1e6, label: `fair share ${mbit(run.fairShareBitsPerSec)} Mbit/s`, color: '#777', fromX: run.window.fromS - p.startS, toX: run.window.toS - p.startS }]
     : [];
@@ -173,7 +176,7 @@ function runCharts(run: RunSummary): string {
         color: PLAYER_COLORS[i % PLAYER_COLORS.length] as string,
         points: pl.series.t.map((t, j) => [t - p.startS, pl.series.bufferS[j] ?? null] as const),
       })),
-      bands,
+      bands: unlabelled,
       xMin: 0,
       xMax,
       height: 200,
@@ -185,7 +188,7 @@ function runCharts(run: RunSummary): string {
       xLabel: 'time since start, s',
       yLabel: 'KB',
       series: [{ name: 'backlog', color: '#7f7f7f', points: p.queueT.map((t, i) => [t, (p.queueBytes[i] ?? 0) / 1024] as const), width: 1.2 }],
-      bands,
+      bands: unlabelled,
       xMin: 0,
       xMax,
       yMax: (run.queueBytes / 1024) * 1.1,
@@ -210,7 +213,7 @@ function runHead(run: RunSummary): string {
 function runDetails(run: RunSummary, open: boolean): string {
   const warnings = run.warnings.length > 0 ? `<ul class="problems">${run.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>` : '';
   const players = run.players.map((p) => `<li>${escapeHtml(p.label)}: asked ${escapeHtml(p.requestedMode ?? '?')}, ran <b>${escapeHtml(p.mode ?? '?')}</b> (${escapeHtml(p.modeReason ?? '')}); ` +
-    `startup ${p.startupDelayS === null ? '–' : p.startupDelayS.toFixed(1)} s; switches ${p.switches ?? '–'}; ` +
+    `startup ${p.startupDelayS === null ? '–' : p.startupDelayS.toFixed(1)} s; switches ${p.switches ?? '–'} rendered / ${p.downloadSwitches ?? '–'} downloaded (${p.videoSegments} video segments); ` +
     `video transfers ${p.transfers.videoCount} (median ${cellText(p.transfers.videoBytes, 2, 1 / (1024 * 1024))} MB, model chunk ${cellText(p.transfers.targetChunkBytes, 2, 1 / (1024 * 1024))} MB, cancelled ${p.transfers.cancelled}); ` +
     `RTT estimate ${cellText(p.estimates.rttMs, 0)} ms</li>`).join('');
   const tcp = Object.entries(run.tcp).map(([port, t]) => `<li>port ${escapeHtml(port)}: ${t.connections} connection(s), cwnd ${cellText(t.cwnd, 0)}, RTT ${cellText(t.rttMs, 0)} ms, ${escapeHtml(t.congestionControls.join(','))}, ${t.retransmits} retransmits</li>`).join('');

@@ -76,10 +76,15 @@ export function summaryTables(agg: Aggregate): TableModel[] {
     blocks: perRate(agg, all, metric('bulkPercentOfFairShare', 1), 'bulkPercentOfFairShare'),
   });
   if (players.length > 0) {
-    tables.push({ id: 'bitrate', title: 'Video bitrate, Mbit/s', note: 'Median of the bitrate played over the measured window.', blocks: perRate(agg, players, metric('bitrateBps', 2, 1e-6)) });
+    tables.push({ id: 'bitrate', title: 'Video bitrate, Mbit/s', note: 'Median nominal bitrate of the video segments downloaded in the measured window (paper Fig. 7).', blocks: perRate(agg, players, metric('bitrateBps', 2, 1e-6)) });
     tables.push({ id: 'bitrate-share', title: 'Video bitrate as % of fair share', note: 'Paper Fig. 11\'s red line: how much of the fair share the ABR turned into video quality.', blocks: perRate(agg, players, metric('bitratePercentOfFairShare', 1)) });
     tables.push({ id: 'rebuffers', title: 'Rebuffers in the measured window: count / seconds', blocks: perRate(agg, players, (c) => `${cellText(c?.metrics.rebufferCount, 0)} / ${cellText(c?.metrics.rebufferS, 1)} s`) });
-    tables.push({ id: 'switches', title: 'Bitrate switches in the measured window', blocks: perRate(agg, players, metric('switches', 0)) });
+    tables.push({
+      id: 'switches',
+      title: 'Bitrate switches in the measured window: rendered / downloaded',
+      note: 'Rendered: quality changes dash.js played. Downloaded: changes between consecutive video segments fetched.',
+      blocks: perRate(agg, players, (c) => `${cellText(c?.metrics.switches, 0)} / ${cellText(c?.metrics.downloadSwitches, 0)}`),
+    });
     tables.push({ id: 'startup', title: 'Startup delay, seconds', blocks: perRate(agg, players, metric('startupS', 1)) });
   }
   tables.push({

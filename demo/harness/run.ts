@@ -129,6 +129,8 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
   if (options.signal?.aborted) stopEarly.abort();
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   let browserLost: string | null = null;
+  // A page error before the player exists: the page cannot start (fail at once, not after the ready timeout).
+  let playerBroken: string | null = null;
   let closingBrowser = false;
   const log = options.log ?? ((): void => undefined);
   const dir = path.join(options.resultsDir, spec.dir);
@@ -272,7 +274,13 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
       }
     };
     pollTimer = setInterval(() => {
-      for (const s of sessions) void s.poll();
+      for (const s of sessions) {
+        void s.poll();
+        if (!playerBroken && !s.last?.ready && s.pageErrors.length > 0 && Date.now() / 1000 - s.openedAtS > 5) {
+          playerBroken = `player ${s.options.label} (port ${s.options.port}) cannot start: page error: ${s.pageErrors[0]} (${s.options.url})`;
+          stopEarly.abort();
+        }
+      }
       options.onTick?.(Math.min(schedule.totalS, (Date.now() - t0) / 1000));
     }, 1000);
     for (const e of live) {
@@ -283,9 +291,9 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     await sleepUntil(at(schedule.totalS), signal);
     markPhases(schedule.totalS);
   } catch (err) {
-    if (browserLost) {
+    if (browserLost || playerBroken) {
       status = 'failed';
-      error = browserLost;
+      error = browserLost ?? playerBroken;
       log(`run ${spec.dir} failed: ${error}`);
     } else if (err instanceof RunAborted || signal.aborted) {
       status = 'interrupted';

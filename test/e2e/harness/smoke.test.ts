@@ -108,6 +108,10 @@ describe('sprint ab smoke (root)', () => {
       expect(p.everHidden).toBe(false);
       expect(p.startupDelayS).not.toBeNull();
       expect(p.bitrateMedianBps).toBeGreaterThan(0);
+      expect(p.bitrateSource).toBe('segments');
+      expect(p.videoSegments).toBeGreaterThan(0);
+      expect(p.downloadSwitches).not.toBeNull();
+      expect(p.selectedBitrateMeanBps).toBeGreaterThan(0);
       expect(p.bufferS).not.toBeNull();
       expect(p.rebufferCount).not.toBeNull();
       expect(p.rebufferS).not.toBeNull();

@@ -5,8 +5,8 @@
  * directory that `close()` removes, and the browser process is killed by PID
  * if it does not exit.
  */
-import { mkdtempSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
+import { existsSync, mkdtempSync, rmSync } from 'fs';
+import { homedir, tmpdir } from 'os';
 import { join } from 'path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
@@ -28,24 +28,52 @@ export const CHROMIUM_FLAGS = [
 export interface TestBrowser {
   browser: Browser;
   profileDir: string;
+  /** Console lines of every page opened with `newPage`. */
+  console: string[];
   newPage(): Promise<Page>;
   close(): Promise<void>;
 }
 
-export async function launchBrowser(extraArgs: string[] = [], options: { extensions?: string[] } = {}): Promise<TestBrowser> {
+export interface LaunchBrowserOptions {
+  /** Unpacked extension directories to load. */
+  extensions?: string[];
+  /** Extra environment for the browser (and the native hosts it starts). */
+  env?: Record<string, string>;
+  /** Called with the fresh profile directory before the browser starts. */
+  prepareProfile?: (profileDir: string) => void;
+}
+
+/** Chromium writes crash reports here even with a custom profile. */
+const CRASH_DIR = join(homedir(), '.config', 'chromium', 'Crash Reports');
+
+export async function launchBrowser(extraArgs: string[] = [], options: LaunchBrowserOptions = {}): Promise<TestBrowser> {
   const profileDir = mkdtempSync(join(tmpdir(), 'sprint-chromium-'));
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    pipe: true,
-    args: [...CHROMIUM_FLAGS, `--user-data-dir=${profileDir}`, ...extraArgs],
-    enableExtensions: options.extensions ?? false,
-  });
+  const crashDirExisted = existsSync(CRASH_DIR);
+  const cleanupFiles = (): void => {
+    rmSync(profileDir, { recursive: true, force: true });
+    if (!crashDirExisted) rmSync(CRASH_DIR, { recursive: true, force: true });
+  };
+  let browser: Browser;
+  try {
+    options.prepareProfile?.(profileDir);
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      pipe: true,
+      args: [...CHROMIUM_FLAGS, `--user-data-dir=${profileDir}`, ...extraArgs],
+      enableExtensions: options.extensions ?? false,
+      env: { ...process.env, ...(options.env ?? {}) } as Record<string, string>,
+    });
+  } catch (e) {
+    cleanupFiles();
+    throw e;
+  }
   const pid = browser.process()?.pid;
   const consoleLines: string[] = [];
   return {
     browser,
     profileDir,
+    console: consoleLines,
     async newPage() {
       const page = await browser.newPage();
       page.on('console', (m) => {
@@ -68,7 +96,7 @@ export async function launchBrowser(extraArgs: string[] = [], options: { extensi
             // already gone
           }
         }
-        rmSync(profileDir, { recursive: true, force: true });
+        cleanupFiles();
       }
     },
   };

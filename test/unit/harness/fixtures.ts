@@ -69,8 +69,9 @@ export function wireSeries(videoId: string, bulkId: string, videoMbit: number): 
 }
 
 /**
- * Player lines: a poll a second; bitrate 1 Mbit/s then 1.5 Mbit/s from t0+50;
- * one rebuffer (2 s) in the warm-up and one (3 s) in the window; one switch at t0+50.
+ * Player lines: a poll a second; the ABR's choice is 1 Mbit/s, then 1.5 Mbit/s
+ * from t0+50; one rebuffer (2 s) in the warm-up and one (3 s) in the window;
+ * one rendered switch at t0+50; video segments as listed below.
  */
 export function playerLines(label: string, mode: string): PlayerLine[] {
   const lines: PlayerLine[] = [{ kind: 'open', t: T0, url: 'http://x/', label, port: 8001, mode, abr: 'dash-default' }];
@@ -96,12 +97,13 @@ export function playerLines(label: string, mode: string): PlayerLine[] {
     endMs: endS === null ? null : endS * 1000, bytes, expectedBytes: bytes, throughputBitsPerSec: null, targetChunkBytes: 4e6,
     rttEstimateSec: 0.6, bandwidthEstimateBitsPerSec: 1.5e6, segmentsServed: 1, cancelled: id === 2, wastedBytes: id === 2 ? 1000 : 0, error: null,
   });
-  const segment = (transferId: number, mediaType: string, url: string, endS: number): PlayerLine => ({
-    kind: 'segment', segmentKind: 'media', t: endS + 0.1, mediaType, url, range: null, index: transferId, representationId: '1', bandwidth: 1e6,
+  const segment = (transferId: number, mediaType: string, url: string, endS: number, bandwidth = 1e6): PlayerLine => ({
+    kind: 'segment', segmentKind: 'media', t: endS + 0.1, mediaType, url, range: null, index: Math.round(endS), representationId: '1', bandwidth,
     bytes: 1000, requestMs: (endS - 1) * 1000, firstByteMs: null, endMs: endS * 1000, status: 'ok', transferId,
   });
-  lines.push(segment(1, 'video', 'http://x/rep-1.mp4', T0 + 30), transfer(1, 'http://x/rep-1.mp4', 2 * 1024 * 1024, T0 + 25, T0 + 30));
-  lines.push(segment(2, 'video', 'http://x/rep-2.mp4', T0 + 60), transfer(2, 'http://x/rep-2.mp4', 4 * 1024 * 1024, T0 + 40, T0 + 60));
+  // Video segments downloaded: 1 Mbit/s at t0+10 (warm-up) and t0+30, 1.5 Mbit/s at t0+60 and t0+80.
+  lines.push(segment(1, 'video', 'http://x/rep-1.mp4', T0 + 10), segment(1, 'video', 'http://x/rep-1.mp4', T0 + 30), transfer(1, 'http://x/rep-1.mp4', 2 * 1024 * 1024, T0 + 25, T0 + 30));
+  lines.push(segment(2, 'video', 'http://x/rep-2.mp4', T0 + 60, 1.5e6), segment(2, 'video', 'http://x/rep-2.mp4', T0 + 80, 1.5e6), transfer(2, 'http://x/rep-2.mp4', 4 * 1024 * 1024, T0 + 40, T0 + 60));
   lines.push(segment(3, 'audio', 'http://x/rep-5.mp4', T0 + 70), transfer(3, 'http://x/rep-5.mp4', 100000, T0 + 65, T0 + 70));
   lines.push({ kind: 'close', t: T0 + BOTH_S });
   return lines;

@@ -72,12 +72,23 @@ describe('player summary', () => {
     expect(p.everHidden).toBe(false);
   });
 
-  it('reports the bitrate played over the window', () => {
+  it('reports the bitrate of the video segments downloaded in the window', () => {
     const p = summarizePlayer(lines, window, { port: 8001, label: 'stock' });
-    // Polls t0+21.5 … t0+99.5: 29 at 1 Mbit/s, 50 at 1.5 Mbit/s; each holds until the next (78 one-second intervals).
+    // Segments in the window: 1, 1.5, 1.5 Mbit/s (the one at t0+10 is in the warm-up).
+    expect(p.bitrateSource).toBe('segments');
+    expect(p.videoSegments).toBe(3);
     expect(p.bitrateMedianBps).toBe(1.5e6);
-    expect(p.bitrateMeanBps! / 1e6).toBeCloseTo((29 * 1 + 49 * 1.5) / 78, 4);
+    expect(p.downloadSwitches).toBe(1);
+    // The ABR's choice at the polls t0+21.5 … t0+99.5: 29 at 1 Mbit/s, 50 at 1.5; each holds until the next.
+    expect(p.selectedBitrateMeanBps! / 1e6).toBeCloseTo((29 * 1 + 49 * 1.5) / 78, 4);
     expect(p.bufferS!.min).toBe(10);
+  });
+
+  it('falls back to the ABR\'s choice when no segment finished in the window', () => {
+    const p = summarizePlayer(lines.filter((l) => l.kind !== 'segment'), window, { port: 8001, label: 'stock' });
+    expect(p.bitrateSource).toBe('polls');
+    expect(p.bitrateMedianBps).toBe(1.5e6);
+    expect(p.downloadSwitches).toBeNull();
   });
 
   it('separates video transfers from audio and keeps the chunk sizes chosen', () => {

@@ -9,13 +9,12 @@
  * browsers are killed by PID if they do not exit.
  */
 import { spawnSync } from 'child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
-import { homedir, tmpdir } from 'os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
 import { join, resolve } from 'path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { hostManifest, manifestFileName } from '../../../../extension/install/host-manifest';
 import { extensionIdFromManifest } from '../../../../extension/install/extension-id';
-import { CHROMIUM, CHROMIUM_FLAGS } from '../../support/browser';
+import { launchBrowser, type TestBrowser } from '../../support/browser';
 
 export const ROOT = resolve(__dirname, '../../../..');
 
@@ -93,13 +92,7 @@ export async function buildArtifacts(): Promise<Artifacts> {
   }
 }
 
-export interface ExtBrowser {
-  browser: Browser;
-  profileDir: string;
-  console: string[];
-  newPage(): Promise<Page>;
-  close(): Promise<void>;
-}
+export type ExtBrowser = TestBrowser;
 
 export interface LaunchOptions {
   /** Load the unpacked extension (default true). */
@@ -110,65 +103,16 @@ export interface LaunchOptions {
   env?: Record<string, string>;
 }
 
-const CRASH_DIR = join(homedir(), '.config', 'chromium', 'Crash Reports');
-
-/** Launches headless Chromium with a fresh profile as the options say. */
-export async function launchExtBrowser(a: Artifacts, o: LaunchOptions = {}): Promise<ExtBrowser> {
-  const profileDir = mkdtempSync(join(tmpdir(), 'sprint-ext-profile-'));
-  const crashDirExisted = existsSync(CRASH_DIR);
-  if (o.hostManifest !== false) {
-    const nmh = join(profileDir, 'NativeMessagingHosts');
-    mkdirSync(nmh);
-    writeFileSync(join(nmh, manifestFileName()), JSON.stringify(hostManifest(a.hostBinary, a.extensionId), null, 2));
-  }
-  const cleanupFiles = (): void => {
-    rmSync(profileDir, { recursive: true, force: true });
-    if (!crashDirExisted) rmSync(CRASH_DIR, { recursive: true, force: true });
-  };
-  let browser: Browser;
-  try {
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      pipe: true,
-      args: [...CHROMIUM_FLAGS, `--user-data-dir=${profileDir}`],
-      enableExtensions: o.extension === false ? false : [a.unpacked],
-      env: { ...process.env, ...(o.env ?? {}) } as Record<string, string>,
-    });
-  } catch (e) {
-    cleanupFiles();
-    throw e;
-  }
-  const pid = browser.process()?.pid;
-  const lines: string[] = [];
-  return {
-    browser,
-    profileDir,
-    console: lines,
-    async newPage() {
-      const page = await browser.newPage();
-      page.on('console', (m) => {
-        lines.push(`${m.type()}: ${m.text()}`);
-        if (process.env.SPRINT_TEST_CONSOLE) console.log(`[page] ${m.type()}: ${m.text()}`);
-      });
-      page.on('pageerror', (e) => lines.push(`pageerror: ${(e as Error).message}`));
-      return page;
+/** Launches headless Chromium with a fresh profile, the extension and the host manifest as the options say. */
+export function launchExtBrowser(a: Artifacts, o: LaunchOptions = {}): Promise<ExtBrowser> {
+  return launchBrowser([], {
+    extensions: o.extension === false ? undefined : [a.unpacked],
+    env: o.env,
+    prepareProfile: (profileDir) => {
+      if (o.hostManifest === false) return;
+      const nmh = join(profileDir, 'NativeMessagingHosts');
+      mkdirSync(nmh);
+      writeFileSync(join(nmh, manifestFileName()), JSON.stringify(hostManifest(a.hostBinary, a.extensionId), null, 2));
     },
-    async close() {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      try {
-        await Promise.race([browser.close(), new Promise((r) => (timer = setTimeout(r, 5000)))]);
-      } finally {
-        clearTimeout(timer);
-        if (pid !== undefined) {
-          try {
-            process.kill(pid, 'SIGKILL');
-          } catch {
-            // already gone
-          }
-        }
-        cleanupFiles();
-      }
-    },
-  };
+  });
 }
