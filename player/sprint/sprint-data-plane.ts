@@ -27,7 +27,7 @@ import { parseRange } from '../../src/sprintx/range-plan';
 import { TrainPolicy, trainWindow } from '../../src/train/train-policy';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
-import { recordDashFragment } from '../dataplane/stock';
+import { StockDataPlane } from '../dataplane/stock';
 import { installLoaderHook } from '../dash/loader-hook';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler, WireTiming } from '../dash/loader-types';
 import { installSchedulerHook, type SchedulerHandle } from '../dash/scheduler-hook';
@@ -105,6 +105,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   /** RTT from the transport's TCP_INFO on the connection carrying the trains, when it can read it. */
   private readonly tcpRtt = new RttEstimator();
   private degraded: string | null = null;
+  /** After a fallback, dash.js loads segments itself; this keeps recording them. */
+  private stockAfterFallback: StockDataPlane | null = null;
   private consecutiveFailures = 0;
   private unsubscribeUnavailable: (() => void) | null = null;
   /** Requests dash.js's FragmentModel scheduled (not the sidx/init probes of SegmentBaseLoader). */
@@ -159,6 +161,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   destroy(): void {
     this.prober?.stop();
     this.unsubscribeUnavailable?.();
+    this.stockAfterFallback?.destroy();
     if (this.pathTimer !== null) clearInterval(this.pathTimer);
     if (this.watchdog !== null) clearInterval(this.watchdog);
     for (const t of this.types.values()) for (const e of t.queue) e.ticket?.cancel();
@@ -205,12 +208,10 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     ctx.stats.setMode('stock', `fell back from sprint during playback: ${reason}`);
     ctx.stats.count('sprint.fallbacks');
     ctx.log.warn(`falling back to stock loading: ${reason}`);
-    ctx.dash.on(ctx.dashjs.MediaPlayer.events.FRAGMENT_LOADING_COMPLETED, this.onStockFragment);
+    this.stockAfterFallback = new StockDataPlane();
+    this.stockAfterFallback.install(ctx);
   }
 
-  private readonly onStockFragment = (e: { request?: Parameters<typeof recordDashFragment>[1]; error?: unknown }): void => {
-    if (this.ctx && e.request) recordDashFragment(this.ctx.stats, e.request, false, e.error);
-  };
 
   private model() {
     const bw = this.bandwidth.estimateBitsPerSec() ?? BOOTSTRAP_BANDWIDTH_BITS_PER_SEC;

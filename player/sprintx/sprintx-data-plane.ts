@@ -28,7 +28,7 @@ import { chunkSize } from '../../src/model/chunk-size';
 import { parseRange, planExpandedRange, rangeLength, type ByteRange } from '../../src/sprintx/range-plan';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
-import { recordDashFragment } from '../dataplane/stock';
+import { StockDataPlane } from '../dataplane/stock';
 import { installLoaderHook } from '../dash/loader-hook';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler } from '../dash/loader-types';
 import { RttProber } from '../estimates/rtt-prober';
@@ -55,11 +55,9 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
   private readonly bandwidth = new BandwidthEstimator();
   private readonly prober: RttProber;
   private degraded: string | null = null;
+  /** After a fallback, dash.js loads segments itself; this keeps recording them. */
+  private stockAfterFallback: StockDataPlane | null = null;
   private consecutiveFailures = 0;
-  private readonly onStockFragment = (e: { request?: Parameters<typeof recordDashFragment>[1]; error?: unknown }): void => {
-    // After a fallback, dash.js loads segments itself: keep recording them.
-    if (this.degraded !== null && this.ctx && e.request) recordDashFragment(this.ctx.stats, e.request, false, e.error);
-  };
 
   constructor(
     probeUrl: string,
@@ -78,7 +76,6 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
   install(ctx: DataPlaneContext): void {
     this.ctx = ctx;
     installLoaderHook(ctx.dash, this);
-    ctx.dash.on(ctx.dashjs.MediaPlayer.events.FRAGMENT_LOADING_COMPLETED, this.onStockFragment);
     this.prober.start();
   }
 
@@ -86,7 +83,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     this.prober.stop();
     for (const s of this.streams.values()) s.discard('player destroyed');
     this.streams.clear();
-    if (this.ctx) this.ctx.dash.off(this.ctx.dashjs.MediaPlayer.events.FRAGMENT_LOADING_COMPLETED, this.onStockFragment);
+    this.stockAfterFallback?.destroy();
     this.ctx = null;
   }
 
@@ -224,6 +221,8 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     ctx.stats.setMode('stock', `fell back from sprint-x during playback: ${reason}`);
     ctx.stats.count('sprintx.fallbacks');
     ctx.log.warn(`falling back to stock loading: ${reason}`);
+    this.stockAfterFallback = new StockDataPlane();
+    this.stockAfterFallback.install(ctx);
   }
 
   private enqueue(stream: ExpandedStream, req: LoaderRequest, resp: LoaderResponse, range: ByteRange): void {
