@@ -61,7 +61,9 @@ Players and content:
                          (default dash-default)
   --layout L             unchunked (one file per representation) or chunked (default unchunked)
   --set NAME             content set: demo (10 min) or test (2 min) (default demo)
-  --page-query Q         extra query parameters for the player page, e.g. sprintTransport=fetch
+  --page-query Q         extra query parameters for the player page, e.g. transport=fetch
+                         (sprint players load the Sprint extension unless transport=fetch;
+                         build it first with npm run extension:install)
 
 Network (comma lists are crossed into a grid):
   --rate R[,R…]          bottleneck rate, e.g. 3mbit (default 3mbit)
@@ -225,7 +227,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     return reportError('ab', err, io);
   }
   io.stderr.write(`${describePlan(parsed)}\n`);
-  const problems = await checkCanRun(parsed.plan, (line) => io.stderr.write(`${line}\n`));
+  const problems = await checkCanRun(parsed.plan, (line) => io.stderr.write(`${line}\n`), parsed.pageQuery);
   if (problems.length > 0) {
     io.stderr.write(`sprint ab: cannot run here:\n  - ${problems.join('\n  - ')}\n`);
     return 1;

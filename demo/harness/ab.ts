@@ -13,6 +13,7 @@ import { ensureContent } from '../content/generate';
 import { distScript } from '../testbed/origin-process';
 import { preflight } from '../testbed/preflight';
 import { CHROMIUM } from './browser';
+import { findSprintExtension, planNeedsExtension, SprintExtension } from './extension';
 import { mbit } from './format';
 import { AbManifest, MANIFEST_FORMAT, MANIFEST_VERSION, planFingerprint, readManifest, writeManifest } from './manifest';
 import type { Plan, RunSpec } from './plan';
@@ -53,7 +54,7 @@ export interface AbResult {
 }
 
 /** Problems that stop a plan before anything is created (each says what and how to fix it). */
-export async function checkCanRun(plan: Plan, log?: (line: string) => void): Promise<string[]> {
+export async function checkCanRun(plan: Plan, log?: (line: string) => void, pageQuery = ''): Promise<string[]> {
   const s = plan.settings;
   const problems: string[] = [];
   const pf = preflight({ congestionControl: s.congestionControl, capture: true, delay: s.delayMs > 0 });
@@ -71,6 +72,7 @@ export async function checkCanRun(plan: Plan, log?: (line: string) => void): Pro
       if (!existsSync(distScript(bundle))) problems.push(`${distScript(bundle)} is missing: run npm run build (webpack builds the player and demo page)`);
     }
     if (!existsSync(CHROMIUM)) problems.push(`Chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+    if (planNeedsExtension(plan, pageQuery)) problems.push(...findSprintExtension().problems);
     try {
       require.resolve('puppeteer-core');
     } catch {
@@ -150,6 +152,13 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
   if (skipped.length > 0) progress.message(`resuming: ${skipped.length} run(s) already finished, ${todo.length} to go`);
   const made: RunRecord[] = [];
   let status: AbResult['status'] = 'ok';
+  let extension: SprintExtension | null = null;
+  if (planNeedsExtension(plan, options.pageQuery ?? '')) {
+    const found = findSprintExtension();
+    if (!found.extension) throw new Error(found.problems.join('; '));
+    extension = found.extension;
+    progress.message(`loading the Sprint extension (${extension.extensionId}) in every player run`);
+  }
   for (const spec of todo) {
     if (options.signal?.aborted) {
       status = 'interrupted';
@@ -162,6 +171,7 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
       settings: plan.settings,
       pageQuery: options.pageQuery,
       chromiumArgs: options.chromiumArgs,
+      extension,
       signal: options.signal,
       log: options.verbose,
       onTick: (s) => progress.tick(s),

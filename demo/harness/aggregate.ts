@@ -26,6 +26,7 @@ export const METRICS = [
   'utilization',
   'videoTransferBytes',
   'targetChunkBytes',
+  'trainBytes',
   'serverRttMs',
   'serverCwnd',
 ] as const;
@@ -110,6 +111,7 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
     utilization: run.utilization,
     videoTransferBytes: player?.transfers.videoBytes?.median ?? null,
     targetChunkBytes: player?.transfers.targetChunkBytes?.median ?? null,
+    trainBytes: player?.transfers.trainBytes?.median ?? null,
     serverRttMs: tcp?.rttMs?.median ?? null,
     serverCwnd: tcp?.cwnd?.median ?? null,
   };

@@ -15,6 +15,7 @@ import type { Readable, Writable } from 'stream';
 import type { Browser, Page } from 'puppeteer-core';
 import { registerCleanup } from '../testbed/cleanup';
 import type { Testbed } from '../testbed/topology';
+import { prepareProfile, SprintExtension } from './extension';
 import { PipeTransport } from './pipe-transport';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -52,6 +53,8 @@ export interface LaunchOptions {
   readonly extraArgs?: readonly string[];
   /** How long to wait for the DevTools connection (default 30000 ms). */
   readonly connectTimeoutMs?: number;
+  /** Load the Sprint extension and register its socket host in the profile (sprint players). */
+  readonly extension?: SprintExtension | null;
 }
 
 /** Loads puppeteer-core lazily so the rest of the harness (report, plan) works without it. */
@@ -72,10 +75,12 @@ export async function launchBrowserInNamespace(tb: Testbed, options: LaunchOptio
   const logFd = openSync(options.logPath, 'a');
   let pid: number | undefined;
   try {
+    const extensionArgs = options.extension ? prepareProfile(profileDir, options.extension) : [];
     const child = tb.exec(tb.clientNs, CHROMIUM, [
       ...CHROMIUM_FLAGS,
       '--remote-debugging-pipe',
       `--user-data-dir=${profileDir}`,
+      ...extensionArgs,
       ...(options.extraArgs ?? []),
       'about:blank',
     ], { stdio: ['ignore', logFd, logFd, 'pipe', 'pipe'], label: 'chromium' });

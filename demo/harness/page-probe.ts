@@ -35,6 +35,8 @@ export interface ProbeResult {
   readonly openTransfers?: number;
   /** Those transfers' records as they stand (reported once more when the player closes). */
   readonly openList?: readonly PlayerRecord[];
+  /** Sprint trains still in progress, as they stand. */
+  readonly openTrains?: readonly PlayerRecord[];
   readonly segments?: readonly PlayerRecord[];
   readonly transfers?: readonly PlayerRecord[];
   readonly trains?: readonly PlayerRecord[];
@@ -73,6 +75,7 @@ export const PROBE_EXPRESSION = `(() => {
     droppedRecords: s.droppedRecords,
     openTransfers: (s.transfers || []).filter((t) => t.endMs == null).length,
     openList: (s.transfers || []).filter((t) => t.endMs == null),
+    openTrains: (s.trains || []).filter((t) => t.endMs == null),
     segments,
     transfers,
     trains,

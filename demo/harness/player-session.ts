@@ -5,7 +5,7 @@
 //   {"kind":"open",…}      the URL and what was asked for
 //   {"kind":"poll",…}      playback state, mode in force and why, estimates, counters
 //   {"kind":"segment"|"transfer"|"train",…}  each record once, when it has ended
-//                          (transfers still open at the end once more, with openAtEnd)
+//                          (transfers and trains still open at the end once more, with openAtEnd)
 //   {"kind":"console"|"pageerror",…}         the page's own log (bounded)
 //   {"kind":"poll-error"|"close",…}
 // Paper §V-A: the data plane is judged on the wire, the control plane by the
@@ -35,6 +35,7 @@ export class PlayerSession {
   private closed = false;
   /** Transfers in progress at the last poll (written with openAtEnd when the player closes). */
   private openTransfers: readonly Record<string, unknown>[] = [];
+  private openTrains: readonly Record<string, unknown>[] = [];
   /** The last successful poll. */
   last: ProbeResult | null = null;
   /** Page errors seen so far (uncaught exceptions in the page). */
@@ -87,8 +88,9 @@ export class PlayerSession {
       const t = Date.now() / 1000;
       try {
         const r = (await this.page.evaluate(PROBE_EXPRESSION)) as ProbeResult;
-        const { segments, transfers, trains, openList, ...state } = r;
+        const { segments, transfers, trains, openList, openTrains, ...state } = r;
         this.openTransfers = openList ?? [];
+        this.openTrains = openTrains ?? [];
         this.write({ ...state, kind: 'poll', t });
         // A segment record has its own `kind` (init/media): kept as segmentKind.
         for (const s of segments ?? []) this.write({ ...s, segmentKind: s['kind'] ?? null, kind: 'segment', t });
@@ -111,6 +113,7 @@ export class PlayerSession {
     await this.poll();
     const t = Date.now() / 1000;
     for (const x of this.openTransfers) this.write({ ...x, kind: 'transfer', t, openAtEnd: true });
+    for (const x of this.openTrains) this.write({ ...x, kind: 'train', t, openAtEnd: true });
     this.write({ kind: 'close', t });
     this.closed = true;
     await Promise.race([this.page.close().catch(() => undefined), new Promise((r) => setTimeout(r, 5000))]);

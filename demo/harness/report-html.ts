@@ -215,6 +215,7 @@ function runDetails(run: RunSummary, open: boolean): string {
   const players = run.players.map((p) => `<li>${escapeHtml(p.label)}: asked ${escapeHtml(p.requestedMode ?? '?')}, ran <b>${escapeHtml(p.mode ?? '?')}</b> (${escapeHtml(p.modeReason ?? '')}); ` +
     `startup ${p.startupDelayS === null ? '–' : p.startupDelayS.toFixed(1)} s; switches ${p.switches ?? '–'} rendered / ${p.downloadSwitches ?? '–'} downloaded (${p.videoSegments} video segments); ` +
     `video transfers ${p.transfers.videoCount} (median ${cellText(p.transfers.videoBytes, 2, 1 / (1024 * 1024))} MB, model chunk ${cellText(p.transfers.targetChunkBytes, 2, 1 / (1024 * 1024))} MB, cancelled ${p.transfers.cancelled}); ` +
+    (p.transfers.trains > 0 ? `trains ${p.transfers.trains} (median ${cellText(p.transfers.trainBytes, 2, 1 / (1024 * 1024))} MB); ` : '') +
     `RTT estimate ${cellText(p.estimates.rttMs, 0)} ms</li>`).join('');
   const tcp = Object.entries(run.tcp).map(([port, t]) => `<li>port ${escapeHtml(port)}: ${t.connections} connection(s), cwnd ${cellText(t.cwnd, 0)}, RTT ${cellText(t.rttMs, 0)} ms, ${escapeHtml(t.congestionControls.join(','))}, ${t.retransmits} retransmits</li>`).join('');
   return `<details${open ? ' open' : ''}><summary class="run-head">${runHead(run)}</summary>

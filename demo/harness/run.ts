@@ -25,6 +25,7 @@ import { PeriodicSampler, SamplerSummary } from '../testbed/sampler';
 import { startSsSampler } from '../testbed/ss-sampler';
 import { createTestbed, ResolvedTopology, Testbed } from '../testbed/topology';
 import { CHROMIUM_FLAGS, launchBrowserInNamespace, NamespaceBrowser } from './browser';
+import type { SprintExtension } from './extension';
 import { CommonSettings, FlowSpec, flowsOf, RunSpec } from './plan';
 import { PlayerSession } from './player-session';
 import { PhaseName } from './schedule';
@@ -86,8 +87,10 @@ export interface RunOptions {
   readonly log?: (line: string) => void;
   /** Seconds of the schedule done so far, once a second. */
   readonly onTick?: (scheduleElapsedS: number) => void;
-  /** Extra Chromium flags (e.g. to load an extension). */
+  /** Extra Chromium flags. */
   readonly chromiumArgs?: readonly string[];
+  /** Load the Sprint extension in the browser (plans with sprint players). */
+  readonly extension?: SprintExtension | null;
 }
 
 export class RunAborted extends Error {
@@ -196,8 +199,11 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     samplers.push(startQdiscSampler(tb, { out: file('qdisc.jsonl') }));
     const needBrowser = flows.some((f) => f.role === 'player');
     if (needBrowser) {
-      browser = await launchBrowserInNamespace(tb, { logPath: file('browser.log'), extraArgs: options.chromiumArgs });
-      browserInfo = { version: await browser.browser.version(), flags: [...CHROMIUM_FLAGS, ...(options.chromiumArgs ?? [])] };
+      browser = await launchBrowserInNamespace(tb, { logPath: file('browser.log'), extraArgs: options.chromiumArgs, extension: options.extension });
+      browserInfo = {
+        version: await browser.browser.version(),
+        flags: [...CHROMIUM_FLAGS, ...(options.extension ? [`--load-extension=${options.extension.unpacked}`] : []), ...(options.chromiumArgs ?? [])],
+      };
       log(`browser ${browserInfo.version} (pid ${browser.pid})`);
       browser.browser.on('disconnected', () => {
         if (closingBrowser || browserLost) return;

@@ -8,7 +8,10 @@
  * browser sends the probe on another, so the probe measures the path's
  * queueing delay without waiting behind media bytes. The RTT is the time from
  * sending the request to the first response byte (Resource Timing when the
- * origin allows it, else the fetch's wall time).
+ * origin allows it, else the fetch's wall time). Reading Resource Timing
+ * clears the page's resource timing buffer (it would otherwise fill up with
+ * one probe a second); dash.js does not use Resource Timing for the ranged
+ * requests Sprint's data planes make.
  */
 import { RttEstimator } from '../../src/estimators/rtt';
 
