@@ -5,7 +5,7 @@
  * fetched (paper §IV). The dash.js player is exposed as `.dash` so any ABR
  * rule can be plugged in (`addABRCustomRule`, `updateSettings`).
  */
-import * as dashjs from 'dashjs';
+import { dashjs } from './dash/dashjs';
 import type { MediaPlayerClass } from 'dashjs';
 import { parseMode, type DataPlaneMode, type SprintPlayerOptions } from './options';
 import { StatsRecorder } from './stats/recorder';

@@ -2,10 +2,10 @@
  * Entry point of the embeddable bundle (`dist/player/sprint.js`). One script
  * tag gives the page `window.Sprint`:
  *   Sprint.createPlayer(videoElement, manifestUrl, { mode: 'auto' })
- * plus `Sprint.dashjs` (the pinned dash.js 5.2.1 namespace, for ABR rules built
- * with `Sprint.dashjs.FactoryMaker`).
+ * plus `Sprint.dashjs` (the pinned dash.js 5.2.1 namespace with `FactoryMaker`,
+ * for ABR rules built with `Sprint.dashjs.FactoryMaker`).
  */
-import * as dashjs from 'dashjs';
+import { dashjs } from './dash/dashjs';
 import { createPlayer, SprintPlayer } from './create-player';
 import { MODES } from './options';
 

@@ -22,7 +22,7 @@ export interface DataPlaneContext {
   /** The dash.js MediaPlayer instance. */
   dash: MediaPlayerClass;
   /** The dash.js module namespace (for `MediaPlayer.events`, `FactoryMaker`). */
-  dashjs: typeof import('dashjs');
+  dashjs: import('../dash/dashjs').DashjsNamespace;
   /** Absolute manifest URL. */
   manifestUrl: string;
   stats: StatsRecorder;

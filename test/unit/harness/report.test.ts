@@ -124,3 +124,15 @@ describe('svg', () => {
     expect(svg).toContain('–');
   });
 });
+
+describe('results folder', () => {
+  it('refuses a non-empty folder unless resuming the same plan', () => {
+    const { prepareResultsDir } = require('../../../demo/harness/ab') as typeof import('../../../demo/harness/ab');
+    const plan = testPlan();
+    writeResultsFolder(dir, plan, () => 1.2);
+    expect(() => prepareResultsDir({ resultsDir: dir, plan })).toThrow(/is not empty.*--resume/);
+    expect(() => prepareResultsDir({ resultsDir: dir, plan, resume: true })).not.toThrow();
+    expect(() => prepareResultsDir({ resultsDir: dir, plan: testPlan([STOCK], 3), resume: true })).toThrow(/different plan/);
+    expect(() => prepareResultsDir({ resultsDir: path.join(dir, 'fresh'), plan })).not.toThrow();
+  });
+});
