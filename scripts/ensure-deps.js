@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Quick-start guard: installs the npm dependencies exactly as locked when
+// Quick-start guard: installs the npm dependencies as locked when
 // they are missing, and checks the system programs a command needs, saying
 // how to install any that are missing. Usage: ensure-deps.js [ffmpeg] [chromium] [go]
 const { spawnSync } = require('child_process');
@@ -14,8 +14,9 @@ if (major < 20) {
 }
 
 if (!existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
-  console.error('ensure-deps: installing npm dependencies (npm ci)...');
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  // `npm install` rather than `npm ci`: see .ci/run (npm 11 lockfile gap for unrs-resolver's optional packages).
+  console.error('ensure-deps: installing npm dependencies (npm install, versions from package-lock.json)...');
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
