@@ -17,20 +17,13 @@ import { registerCleanup } from '../testbed/cleanup';
 import type { Testbed } from '../testbed/topology';
 import { prepareProfile, SprintExtension } from './extension';
 import { PipeTransport } from './pipe-transport';
+import { CHROMIUM, CHROMIUM_FLAGS as BASE_CHROMIUM_FLAGS } from '../chromium-flags';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { CHROMIUM };
 
+/** The shared headless flags, plus what keeps several players in one browser honest. */
 export const CHROMIUM_FLAGS: readonly string[] = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--autoplay-policy=no-user-gesture-required',
-  '--mute-audio',
+  ...BASE_CHROMIUM_FLAGS,
   '--disable-background-timer-throttling',
   '--disable-renderer-backgrounding',
   '--disable-backgrounding-occluded-windows',

@@ -10,20 +10,9 @@ import { homedir, tmpdir } from 'os';
 import { join } from 'path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../../demo/chromium-flags';
 
-export const CHROMIUM_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--autoplay-policy=no-user-gesture-required',
-  '--mute-audio',
-];
+export { CHROMIUM, CHROMIUM_FLAGS };
 
 export interface TestBrowser {
   browser: Browser;
