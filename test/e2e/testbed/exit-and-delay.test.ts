@@ -89,7 +89,9 @@ describe('delay element (root)', () => {
       const stats = await tb.delay!.stop();
       expect(stats.map((d) => d.direction).sort()).toEqual(['down', 'up']);
       for (const d of stats) {
-        expect(d.sent).toBeGreaterThanOrEqual(20); // SYN/ACK/FIN traffic of 10 connects each way
+        // Each completed connect put its SYN through 'up' and its SYN-ACK through
+        // 'down'; the closing FIN/ACKs may still be in flight when stop() runs.
+        expect(d.sent).toBeGreaterThanOrEqual(10);
         expect(d.dropped).toBe(0);
       }
     } finally {
