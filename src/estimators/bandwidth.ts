@@ -15,9 +15,16 @@
 // The estimate starts from zero and is divided by the total weight so far
 // (1 − 0.5^(totalBytes / halfLifeBytes)), so early estimates are not biased
 // toward zero; the first sample alone gives its own throughput.
+// A transfer that fits in TCP's initial window (10 × 1460 bytes by default)
+// is not a sample at all: it arrives in one round trip whatever the
+// bandwidth, so its "throughput" measures the RTT. Without this rule the
+// first such transfer (an init segment of a few hundred bytes) would, being
+// alone, *be* the estimate: measured on a 3 Mbit/s testbed as 10 kbit/s,
+// which sized the first chunks at a few kilobytes.
 //
 // Units: bytes, seconds in; bits per second out. No I/O.
 
+import { DEFAULT_INITIAL_WINDOW_SEGMENTS, DEFAULT_MSS_BYTES } from '../model/chunk-size';
 import { requireNonNegative, requirePositive } from '../model/validate';
 
 /** Default half-life: about one 4-second segment at 2 Mbit/s, bytes. */
@@ -31,11 +38,16 @@ export const DEFAULT_HALF_LIFE_BYTES = 1_000_000;
  */
 export const DEFAULT_MIN_WIRE_SECONDS = 0.001;
 
+/** Default smallest transfer accepted: one initial congestion window, bytes. */
+export const DEFAULT_MIN_BYTES = DEFAULT_INITIAL_WINDOW_SEGMENTS * DEFAULT_MSS_BYTES;
+
 export interface BandwidthEstimatorOptions {
   /** Bytes after which a sample's influence has halved (> 0). */
   readonly halfLifeBytes?: number;
   /** Transfers with a shorter wire time are skipped, seconds (>= 0). */
   readonly minWireSeconds?: number;
+  /** Transfers of fewer bytes are skipped (>= 0; default one initial window, 14,600). */
+  readonly minBytes?: number;
 }
 
 /** What happened to one transfer given to addTransfer. */
@@ -52,6 +64,7 @@ export type TransferSampleResult =
 export class BandwidthEstimator {
   private readonly halfLifeBytes: number;
   private readonly minWireSeconds: number;
+  private readonly minBytes: number;
   /** Zero-started EWMA of throughput, bits per second (not yet bias-corrected). */
   private ewmaBitsPerSec = 0;
   private totalBytes = 0;
@@ -60,8 +73,10 @@ export class BandwidthEstimator {
   constructor(options: BandwidthEstimatorOptions = {}) {
     this.halfLifeBytes = options.halfLifeBytes ?? DEFAULT_HALF_LIFE_BYTES;
     this.minWireSeconds = options.minWireSeconds ?? DEFAULT_MIN_WIRE_SECONDS;
+    this.minBytes = options.minBytes ?? DEFAULT_MIN_BYTES;
     requirePositive('halfLifeBytes', this.halfLifeBytes);
     requireNonNegative('minWireSeconds', this.minWireSeconds);
+    requireNonNegative('minBytes', this.minBytes);
   }
 
   /**
@@ -70,14 +85,17 @@ export class BandwidthEstimator {
    * the request includes a round trip and under-states small transfers).
    *
    * Throws RangeError for negative or non-finite inputs. Skips, with a reason
-   * and without changing the estimate, a transfer of zero bytes or one whose
-   * wire time is zero or below minWireSeconds.
+   * and without changing the estimate, a transfer of zero bytes or fewer than
+   * minBytes, or one whose wire time is zero or below minWireSeconds.
    */
   addTransfer(bytes: number, wireSeconds: number): TransferSampleResult {
     requireNonNegative('bytes', bytes);
     requireNonNegative('wireSeconds', wireSeconds);
     if (bytes === 0) {
       return { accepted: false, reason: 'no bytes transferred' };
+    }
+    if (bytes < this.minBytes) {
+      return { accepted: false, reason: `${bytes} bytes fit in one initial window (< ${this.minBytes}): the time measures a round trip` };
     }
     if (wireSeconds === 0 || wireSeconds < this.minWireSeconds) {
       return {

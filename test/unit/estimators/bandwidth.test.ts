@@ -18,9 +18,20 @@ describe('BandwidthEstimator', () => {
     const big = new BandwidthEstimator();
     big.addTransfer(1_000_000, 1);
     expect(big.estimateBitsPerSec()).toBeCloseTo(8e6, 6);
-    const tiny = new BandwidthEstimator();
-    tiny.addTransfer(100, 0.01);
-    expect(tiny.estimateBitsPerSec()).toBeCloseTo(80_000, 6);
+    const small = new BandwidthEstimator();
+    small.addTransfer(20_000, 0.02);
+    expect(small.estimateBitsPerSec()).toBeCloseTo(8e6, 6);
+  });
+
+  test('a transfer that fits in one initial window (10 × 1460 bytes) is skipped: it measures a round trip', () => {
+    const e = new BandwidthEstimator();
+    const init = e.addTransfer(841, 0.6); // an init segment behind a 600 ms queue
+    expect(init.accepted).toBe(false);
+    if (!init.accepted) expect(init.reason).toMatch(/initial window/);
+    expect(e.estimateBitsPerSec()).toBeUndefined();
+    expect(e.addTransfer(14_599, 0.6).accepted).toBe(false);
+    expect(e.addTransfer(14_600, 0.1).accepted).toBe(true);
+    expect(new BandwidthEstimator({ minBytes: 0 }).addTransfer(100, 0.01).accepted).toBe(true);
   });
 
   test('hand-computed: a transfer of one half-life has weight 1/2', () => {
@@ -49,13 +60,13 @@ describe('BandwidthEstimator', () => {
       return e;
     };
     const tiny = base();
-    tiny.addTransfer(10_000, at(10_000, 1e6)); // 10 KB at 1 Mbit/s
+    tiny.addTransfer(20_000, at(20_000, 1e6)); // 20 KB at 1 Mbit/s
     const big = base();
     big.addTransfer(2_000_000, at(2_000_000, 1e6)); // 2 MB at 1 Mbit/s
     const dropTiny = 10e6 - (tiny.estimateBitsPerSec() as number);
     const dropBig = 10e6 - (big.estimateBitsPerSec() as number);
     expect(dropTiny).toBeGreaterThan(0);
-    expect(dropTiny * 50).toBeLessThan(dropBig);
+    expect(dropTiny * 40).toBeLessThan(dropBig);
   });
 
   test('weight is by bytes: two half-size transfers count as one full-size transfer', () => {
@@ -81,7 +92,7 @@ describe('BandwidthEstimator', () => {
   });
 
   test('minWireSeconds 0 skips only exactly-zero durations', () => {
-    const e = new BandwidthEstimator({ minWireSeconds: 0 });
+    const e = new BandwidthEstimator({ minWireSeconds: 0, minBytes: 0 });
     expect(e.addTransfer(1000, 0).accepted).toBe(false);
     expect(e.addTransfer(1000, 0.0001).accepted).toBe(true);
     expect(e.estimateBitsPerSec()).toBeCloseTo(80e6, 3);
@@ -100,7 +111,7 @@ describe('BandwidthEstimator', () => {
     expect(e.sampleCount).toBe(0);
   });
 
-  test.each([{ halfLifeBytes: 0 }, { halfLifeBytes: -5 }, { minWireSeconds: -1 }])('rejects options %p', (o) => {
+  test.each([{ halfLifeBytes: 0 }, { halfLifeBytes: -5 }, { minWireSeconds: -1 }, { minBytes: -1 }])('rejects options %p', (o) => {
     expect(() => new BandwidthEstimator(o)).toThrow(RangeError);
   });
 });
