@@ -41,16 +41,22 @@ export class SprintPlayer {
     const log = createLogger(options.log ?? true);
     const epsilon = options.epsilon ?? 0.1;
     if (!(epsilon > 0 && epsilon < 1)) throw new RangeError(`Sprint.createPlayer: epsilon must be in (0, 1), got ${epsilon}`);
+    const chunkBytes = options.chunkBytes;
+    if (chunkBytes !== undefined && !(Number.isInteger(chunkBytes) && chunkBytes > 0)) {
+      throw new RangeError(`Sprint.createPlayer: chunkBytes must be a positive integer number of bytes, got ${String(chunkBytes)}`);
+    }
+    const minimumTrain = options.minimumTrain ?? true;
+    if (typeof minimumTrain !== 'boolean') throw new TypeError(`Sprint.createPlayer: minimumTrain must be a boolean, got ${String(minimumTrain)}`);
 
     this.recorder = new StatsRecorder(requested);
     this.dash = dashjs.MediaPlayer().create();
     this.dash.initialize(video, undefined, options.autoPlay ?? true);
     if (options.dashSettings) this.dash.updateSettings(options.dashSettings);
-    applyAbrPreset(this.dash, dashjs, abrPreset);
+    applyAbrPreset(this.dash, dashjs, abrPreset, options.dashSettings);
     options.beforeAttach?.(this.dash);
     this.monitor = new PlaybackMonitor(video, this.dash, dashjs.MediaPlayer.events);
 
-    const base: Omit<DataPlaneContext, 'stats'> = { dash: this.dash, dashjs, manifestUrl: absoluteManifest, log, epsilon };
+    const base: Omit<DataPlaneContext, 'stats'> = { dash: this.dash, dashjs, manifestUrl: absoluteManifest, log, epsilon, chunkBytes, minimumTrain };
     if (options.sprintTransport !== undefined && options.sprintTransport !== 'extension' && options.sprintTransport !== 'fetch') {
       throw new RangeError(`Sprint.createPlayer: sprintTransport must be "extension" or "fetch", got ${JSON.stringify(options.sprintTransport)}`);
     }

@@ -36,6 +36,18 @@ export interface SprintPlayerOptions {
   autoPlay?: boolean;
   /** Target fraction of fair share lost at most, ε of paper §IV-A. Default 0.1. */
   epsilon?: number;
+  /**
+   * A fixed chunk size in bytes for Sprint's trains and Sprint-x's expanded
+   * requests instead of Program 1's (for experiments such as the paper's
+   * Fig. 4, or tests). Default: the model's, from the current estimates.
+   */
+  chunkBytes?: number;
+  /**
+   * Sprint: enforce the minimum train each time downloading resumes, even
+   * past dash.js's buffer target (paper §IV-B1). `false` gives "Sprint
+   * without the minimum pipeline train" of the paper's Fig. 11. Default true.
+   */
+  minimumTrain?: boolean;
   /** Log data-plane decisions (mode, fallbacks, cancellations) to the console. Default true. */
   log?: boolean;
   /**

@@ -20,6 +20,13 @@ const layout = params.get('layout') ?? 'unchunked';
 const mode = params.get('mode') ?? 'auto';
 const abr = params.get('abr') ?? undefined;
 const transport = params.get('transport') ?? undefined;
+// Experiment knobs (the A/B harness passes them with --page-query):
+//   chunk=BYTES  a fixed chunk size instead of the model's
+//   mpt=0        Sprint without the minimum pipeline train (paper Fig. 11)
+//   buffer=SEC   dash.js's buffer targets (default, top quality, long form)
+const chunk = params.get('chunk');
+const mpt = params.get('mpt');
+const bufferTarget = params.get('buffer');
 const manifest = params.get('manifest') ?? `media/${encodeURIComponent(set)}/${encodeURIComponent(layout)}/manifest.mpd`;
 
 function el<T extends HTMLElement>(id: string): T {
@@ -56,6 +63,22 @@ function lastTransferThroughput(player: SprintPlayer): number | null {
   return null;
 }
 
+/** `mpt=` as a boolean; anything but 0/1/on/off/true/false is an error the overlay shows. */
+function parseSwitch(name: string, value: string | null): boolean | undefined {
+  if (value === null) return undefined;
+  if (['1', 'on', 'true'].includes(value)) return true;
+  if (['0', 'off', 'false'].includes(value)) return false;
+  throw new RangeError(`demo page: ${name}=${value}: expected 1/on/true or 0/off/false`);
+}
+
+/** `chunk=` or `buffer=` as a positive number; anything else is an error the overlay shows. */
+function parsePositive(name: string, value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const n = Number(value);
+  if (!(n > 0) || !Number.isFinite(n)) throw new RangeError(`demo page: ${name}=${value}: expected a positive number`);
+  return n;
+}
+
 function start(): void {
   renderLinks();
   const video = el<HTMLVideoElement>('video');
@@ -63,10 +86,17 @@ function start(): void {
   const reason = el<HTMLElement>('reason');
   let player: SprintPlayer;
   try {
+    const target = parsePositive('buffer', bufferTarget);
     player = window.Sprint.createPlayer(video, manifest, {
       mode: mode as SprintApi.RequestedMode,
       abr,
       sprintTransport: transport as 'extension' | 'fetch' | undefined,
+      chunkBytes: parsePositive('chunk', chunk),
+      minimumTrain: parseSwitch('mpt', mpt),
+      dashSettings:
+        target === undefined
+          ? undefined
+          : { streaming: { buffer: { bufferTimeDefault: target, bufferTimeAtTopQuality: target, bufferTimeAtTopQualityLongForm: target } } },
     });
   } catch (e) {
     overlay.textContent = `error: ${(e as Error).message}`;

@@ -3,8 +3,17 @@
  * the buffer-based rule of §V-A, or BW-x of §V-C. A preset other than the
  * default turns dash.js's built-in quality rules off and registers one
  * Sprint rule, so exactly that rule chooses the bitrate.
+ *
+ * The buffer-based rule moves one rung per 10 s of buffer change, so it needs
+ * room to move: Huang et al.'s rule ran with a 240 s buffer, and the paper
+ * (§V-A) relies on it never filling the buffer while the top bitrate exceeds
+ * the fair share. Under dash.js's default 18 s target the buffer fills before
+ * the rule passes the second rung (measured on the 3 Mbit/s testbed: stuck at
+ * 0.7 Mbit/s with a 1.4 Mbit/s fair share, pausing every few seconds). So the
+ * `buffer` preset sets dash.js's buffer targets to BUFFER_RULE_TARGET_SEC,
+ * except those the page set itself in `dashSettings`.
  */
-import type { MediaPlayerClass } from 'dashjs';
+import type { MediaPlayerClass, MediaPlayerSettingClass } from 'dashjs';
 import { bufferBasedRuleFactory, BUFFER_RULE_NAME } from './buffer-based-rule';
 import { bwRuleFactory, bwRuleName } from './bw-x-rule';
 import type { DashjsForRules } from './rule-types';
@@ -21,15 +30,27 @@ export function parseAbrPreset(value: unknown): AbrPreset {
   throw new RangeError(`Sprint: unknown ABR preset ${JSON.stringify(value)}; expected dash-default, buffer or bw-<percent>`);
 }
 
+/** dash.js buffer target under the buffer-based rule, seconds (Huang et al.'s 240 s buffer). */
+export const BUFFER_RULE_TARGET_SEC = 240;
+const BUFFER_TARGET_SETTINGS = ['bufferTimeDefault', 'bufferTimeAtTopQuality', 'bufferTimeAtTopQualityLongForm'] as const;
+
 const BUILT_IN_QUALITY_RULES = ['throughputRule', 'bolaRule', 'insufficientBufferRule', 'switchHistoryRule', 'droppedFramesRule', 'l2ARule', 'loLPRule'];
 
-export function applyAbrPreset(dash: MediaPlayerClass, dashjs: unknown, preset: AbrPreset): void {
+/**
+ * Applies `preset` to `dash`. `pageSettings` are the dash.js settings the
+ * page passed (`dashSettings`): buffer targets set there are left alone.
+ */
+export function applyAbrPreset(dash: MediaPlayerClass, dashjs: unknown, preset: AbrPreset, pageSettings?: MediaPlayerSettingClass): void {
   if (preset === 'dash-default') return;
   const rules: Record<string, { active: boolean }> = {};
   for (const r of BUILT_IN_QUALITY_RULES) rules[r] = { active: false };
   dash.updateSettings({ streaming: { abr: { rules } } } as never);
   const d = dashjs as DashjsForRules;
   if (preset === 'buffer') {
+    const pageBuffer = (pageSettings?.streaming?.buffer ?? {}) as Record<string, unknown>;
+    const buffer: Record<string, number> = {};
+    for (const key of BUFFER_TARGET_SETTINGS) if (pageBuffer[key] === undefined) buffer[key] = BUFFER_RULE_TARGET_SEC;
+    dash.updateSettings({ streaming: { buffer } } as never);
     dash.addABRCustomRule('qualitySwitchRules', BUFFER_RULE_NAME, bufferBasedRuleFactory(d) as object);
   } else {
     const percent = Number(preset.slice(3));

@@ -12,7 +12,7 @@
  *   the instant they were handed over (dash.js would otherwise drop them as
  *   cache hits: `cacheLoadThresholds`).
  *
- * test/e2e/dash-hooks.test.ts fails if a dash.js upgrade changes this contract.
+ * test/unit/player/dashjs-contract.test.ts fails if a dash.js upgrade changes this contract.
  */
 import type { MediaPlayerClass } from 'dashjs';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler } from './loader-types';

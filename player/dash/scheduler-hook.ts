@@ -5,16 +5,35 @@
  * events), never by patching the bundle. See shared/design/dashjs-integration.md.
  *
  * dash.js issues the next segment request only from its schedule loop, which
- * restarts after the previous segment was appended. The hook:
+ * restarts after the previous segment was appended, and only while the
+ * buffer is below its buffer target. The hook:
  *  - captures each media type's ScheduleController and gates its public
- *    `startScheduleTimer` with `mayIssue(type)` (Sprint's outstanding window);
+ *    `startScheduleTimer` with `mayIssue(type)` (Sprint's outstanding window
+ *    and buffer rule). A refused restart is not dropped: dash.js's loop would
+ *    then sleep until something else (a buffer prune, every 10 s) woke it, so
+ *    the hook checks again every POLL_MS, as dash.js's own loop does;
  *  - `retick(type)` runs dash.js's schedule loop now, so dash.js itself issues
  *    the next request — its ABR (`checkPlaybackQuality`) decides the bitrate
  *    at that moment, as the paper requires;
  *  - marks a representation initialised as soon as its init segment request
- *    is issued (else each tick would request the init segment again).
- * Completions must reach dash.js in issue order, one append at a time; that
- * is the loader's job (sprint-data-plane.ts).
+ *    is issued (else each tick would request the init segment again);
+ *  - while a train runs (`trainBufferTargetSec(type)` is not null), lifts the
+ *    buffer target dash.js's schedule loop fills to, and skips the load delay
+ *    an ABR rule (BOLA) may ask for, so the minimum train is requested even
+ *    when the buffer passes dash.js's own target (§IV-B1: "Sprint enforces the
+ *    minimum train size each time downloading resumes, even if this causes the
+ *    buffer to overflow").
+ *
+ * How the lift reaches dash.js: the schedule loop's private target is
+ * `abrController.isPlayingAtTopQuality(rep) ? <top-quality setting> :
+ * mediaPlayerModel.getBufferTimeDefaultUnadjusted()`. Those two methods are
+ * wrapped on the player's own instances (handed to every ScheduleController
+ * in its config): during a train, the first answers false for the train's
+ * media type and the second returns the train's target. No other dash.js
+ * code calls getBufferTimeDefaultUnadjusted; the only other caller of
+ * isPlayingAtTopQuality is BOLA's decision to delay the next load, which the
+ * train skips anyway. Outside trains both answer exactly as dash.js does, so
+ * the ABR rules see nothing of this.
  *
  * test/unit/player/dashjs-contract.test.ts and test/e2e/sprint-scheduler.test.ts
  * fail if a dash.js upgrade changes what this relies on.
@@ -26,36 +45,121 @@ interface ScheduleControllerInstance {
   startScheduleTimer(value?: number): void;
   setLastInitializedRepresentationId(id: string): void;
   getBufferTarget(): number;
+  getTimeToLoadDelay(): number;
   getType(): string;
+}
+
+interface ScheduleControllerConfig {
+  type?: string;
+  mediaPlayerModel?: { getBufferTimeDefaultUnadjusted?: () => number };
+  abrController?: { isPlayingAtTopQuality?: (rep: { mediaInfo?: { type?: string } } | null | undefined) => boolean };
 }
 
 export interface SchedulerHooks {
   /** May dash.js's schedule loop for `type` run now (issue another request)? */
   mayIssue(type: string): boolean;
+  /**
+   * While a train of `type` runs: the buffer level, in seconds of media, that
+   * dash.js's schedule loop must keep requesting up to (it is raised to at
+   * least dash.js's own target). Null when dash.js's own target applies.
+   */
+  trainBufferTargetSec(type: string): number | null;
 }
 
 export interface SchedulerHandle {
   /** Runs dash.js's schedule loop for `type` now (if a controller exists). */
   retick(type: string): void;
-  /** dash.js's buffer target for `type`, seconds (NaN before the stream starts). */
+  /** dash.js's own buffer target for `type`, without a train's lift, seconds (NaN before the stream starts). */
   bufferTarget(type: string): number;
+  /** Stops the re-check timers (the player is being destroyed). */
+  dispose(): void;
 }
+
+/** Re-check interval after a refused restart, ms (dash.js's default scheduling timeout). */
+export const POLL_MS = 500;
+
+/** Marks methods already wrapped, so a second ScheduleController (or period) does not wrap twice. */
+const WRAPPED = Symbol('sprintTrainLift');
 
 export function installSchedulerHook(dash: MediaPlayerClass, hooks: SchedulerHooks): SchedulerHandle {
   const controllers = new Map<string, { instance: ScheduleControllerInstance; originalStart: (v?: number) => void }>();
+  /** True while bufferTarget() reads dash.js's own target. */
+  let ownTargetOnly = false;
+  let warnedNoLift = false;
+  let disposed = false;
+  const polls = new Map<string, ReturnType<typeof setTimeout>>();
+
+  /** Runs dash.js's loop for `type` when Sprint allows it, checking again every POLL_MS until it does. */
+  function startWhenAllowed(type: string, value?: number): void {
+    const c = controllers.get(type);
+    if (!c || disposed) return;
+    if (hooks.mayIssue(type)) {
+      c.originalStart(value);
+      return;
+    }
+    if (polls.has(type)) return;
+    polls.set(
+      type,
+      setTimeout(() => {
+        polls.delete(type);
+        startWhenAllowed(type, 0);
+      }, POLL_MS),
+    );
+  }
+  const lift = (type: string | undefined): number | null => (ownTargetOnly || !type ? null : hooks.trainBufferTargetSec(type));
+
+  function wrapTargetSources(config: ScheduleControllerConfig | undefined): void {
+    const model = config?.mediaPlayerModel;
+    const abr = config?.abrController;
+    if (typeof model?.getBufferTimeDefaultUnadjusted !== 'function' || typeof abr?.isPlayingAtTopQuality !== 'function') {
+      // Pipelining still works; only the minimum train past dash.js's target does not.
+      if (!warnedNoLift) console.warn('[sprint] dash.js ScheduleController config has no mediaPlayerModel/abrController: trains stop at dash.js\'s buffer target');
+      warnedNoLift = true;
+      return;
+    }
+    const ownDefault = model.getBufferTimeDefaultUnadjusted;
+    if (!(ownDefault as { [WRAPPED]?: true })[WRAPPED]) {
+      const wrapped = (): number => {
+        const own = ownDefault();
+        // Only the generic target path calls this (video, or audio without
+        // video), so the largest lift of any type is the train's own.
+        let train: number | null = null;
+        for (const type of controllers.keys()) {
+          const l = lift(type);
+          if (l !== null && (train === null || l > train)) train = l;
+        }
+        return train === null ? own : Math.max(own, train);
+      };
+      (wrapped as { [WRAPPED]?: true })[WRAPPED] = true;
+      model.getBufferTimeDefaultUnadjusted = wrapped;
+    }
+    const ownTop = abr.isPlayingAtTopQuality;
+    if (!(ownTop as { [WRAPPED]?: true })[WRAPPED]) {
+      const wrapped = (rep: { mediaInfo?: { type?: string } } | null | undefined): boolean =>
+        lift(rep?.mediaInfo?.type) !== null ? false : ownTop(rep);
+      (wrapped as { [WRAPPED]?: true })[WRAPPED] = true;
+      abr.isPlayingAtTopQuality = wrapped;
+    }
+  }
+
   dash.extend(
     'ScheduleController',
-    function (this: { parent: ScheduleControllerInstance }, config: { type?: string }) {
+    function (this: { parent: ScheduleControllerInstance }, config: ScheduleControllerConfig) {
       const instance = this.parent;
       const type = config?.type ?? 'unknown';
       const originalStart = instance.startScheduleTimer.bind(instance);
+      const originalDelay = instance.getTimeToLoadDelay.bind(instance);
       controllers.set(type, { instance, originalStart });
+      wrapTargetSources(config);
       return {
         startScheduleTimer(value?: number): void {
           // dash.js's own restarts (after an append, a switch, a seek) go
-          // through here; when Sprint's window is full the next completion
-          // reticks instead.
-          if (hooks.mayIssue(type)) originalStart(value);
+          // through here.
+          startWhenAllowed(type, value);
+        },
+        getTimeToLoadDelay(): number {
+          // An ABR rule's "wait before the next load" is a pause inside the train.
+          return lift(type) !== null ? 0 : originalDelay();
         },
       };
     },
@@ -71,11 +175,19 @@ export function installSchedulerHook(dash: MediaPlayerClass, hooks: SchedulerHoo
       controllers.get(type)?.originalStart(0);
     },
     bufferTarget(type: string): number {
+      ownTargetOnly = true;
       try {
         return controllers.get(type)?.instance.getBufferTarget() ?? NaN;
       } catch {
         return NaN;
+      } finally {
+        ownTargetOnly = false;
       }
+    },
+    dispose(): void {
+      disposed = true;
+      for (const timer of polls.values()) clearTimeout(timer);
+      polls.clear();
     },
   };
 }

@@ -29,6 +29,10 @@ export interface DataPlaneContext {
   log: Logger;
   /** ε of paper §IV-A. */
   epsilon: number;
+  /** A fixed chunk size in bytes instead of Program 1's (experiments); undefined: the model's. */
+  chunkBytes?: number;
+  /** Sprint: enforce the minimum train past dash.js's buffer target (§IV-B1); false is "Sprint without MPT" (Fig. 11). */
+  minimumTrain: boolean;
 }
 
 export interface DataPlane {

@@ -9,6 +9,11 @@
  * a TrainTransport: the extension's sockets (HTTP/1.1 pipelining on one
  * connection) or, where the browser multiplexes itself, fetch.
  *
+ * A train is held to the chunk size of the current estimates (it is
+ * retargeted as they change) and, while unspent, lifts dash.js's buffer
+ * target so the minimum train is requested even past it (§IV-B1); the
+ * lift ends with the train, and dash.js's own target applies again.
+ *
  * Responses reach dash.js strictly in request order and one append at a
  * time (the next completion is released when dash.js has appended the
  * previous one), so a quality switch — which in dash.js waits for loading
@@ -140,7 +145,10 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       streaming: { buffer: { fastSwitchEnabled: false }, abr: { rules: { abandonRequestsRule: { active: false } } } },
     } as never);
     installLoaderHook(ctx.dash, this);
-    this.scheduler = installSchedulerHook(ctx.dash, { mayIssue: (type) => this.mayIssue(type) });
+    this.scheduler = installSchedulerHook(ctx.dash, {
+      mayIssue: (type) => this.mayIssue(type),
+      trainBufferTargetSec: (type) => this.trainBufferTargetSec(type),
+    });
     ctx.dash.on('bytesAppendedEndFragment', this.onAppended);
     ctx.dash.on('fragmentLoadingStarted', this.onLoadingStarted);
     this.prober = new RttProber({
@@ -156,10 +164,13 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     ctx.stats.estimates.transport = this.transport.name;
     this.unsubscribeUnavailable = this.transport.onUnavailable?.((reason) => this.degrade(`the ${this.transport.name} transport became unavailable: ${reason}`)) ?? null;
     if (this.transport.pathInfo) this.pathTimer = setInterval(() => void this.samplePath(), 1000);
+    if (ctx.chunkBytes !== undefined) ctx.log.info(`sprint: fixed chunk size ${ctx.chunkBytes} bytes (not the model's)`);
+    if (!ctx.minimumTrain) ctx.log.info('sprint: minimum train off: trains stop at dash.js\'s buffer target');
   }
 
   destroy(): void {
     this.prober?.stop();
+    this.scheduler?.dispose();
     this.unsubscribeUnavailable?.();
     this.stockAfterFallback?.destroy();
     if (this.pathTimer !== null) clearInterval(this.pathTimer);
@@ -213,13 +224,17 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   }
 
 
+  /** Program 1 on the current estimates; the chunk is the page's fixed size instead when it set one. */
   private model() {
     const bw = this.bandwidth.estimateBitsPerSec() ?? BOOTSTRAP_BANDWIDTH_BITS_PER_SEC;
-    return chunkSize({ bandwidthBitsPerSec: bw, rttSec: this.rttSec(), epsilon: this.ctx?.epsilon ?? 0.1 });
+    const m = chunkSize({ bandwidthBitsPerSec: bw, rttSec: this.rttSec(), epsilon: this.ctx?.epsilon ?? 0.1 });
+    const fixed = this.ctx?.chunkBytes;
+    return fixed === undefined ? m : { ...m, chunkBytes: fixed };
   }
 
   private publishEstimates(window?: number): void {
     if (!this.ctx) return;
+    this.retargetTrain();
     const e = this.ctx.stats.estimates;
     e.rttSec = this.tcpRtt.smoothedSec ?? this.prober?.estimator.smoothedSec ?? null;
     e.rttSamples = this.tcpRtt.sampleCount + (this.prober?.estimator.sampleCount ?? 0);
@@ -234,10 +249,52 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   // ---- scheduling (§IV-B1) ----
 
+  /** Holds the running video train to the chunk size of the current estimates. */
+  private retargetTrain(): void {
+    const t = this.types.get(TRAIN_MEDIA_TYPE);
+    if (!t?.train || t.train.endMs !== null) return;
+    const target = this.model().chunkBytes;
+    if (target === t.train.targetBytes) return;
+    t.policy.retarget(target);
+    t.train.targetBytes = target;
+    this.closeTrainIfDone(t, nowMs());
+  }
+
+  /** Video buffered ahead of the playhead, seconds (0 when dash.js cannot say). */
+  private bufferSec(type: string): number {
+    try {
+      return this.ctx?.dash.getBufferLength(type as 'video') || 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  private inFlightSec(t: TypeState): number {
+    return t.queue.reduce((a, e) => a + (e.state === 'aborted' ? 0 : e.mediaSec), 0);
+  }
+
+  private nextSegmentSec(t: TypeState): number {
+    return t.queue[t.queue.length - 1]?.mediaSec || TYPICAL_SEGMENT_SEC;
+  }
+
+  /**
+   * While the video train is unspent (and the minimum train is on): the
+   * buffer level dash.js must keep requesting up to, just above what is
+   * buffered and in flight plus the next segment, so its schedule loop
+   * issues the train's next request past its own target. The train's bytes
+   * bound how far the buffer overflows.
+   */
+  private trainBufferTargetSec(type: string): number | null {
+    if (type !== TRAIN_MEDIA_TYPE || !this.ctx || this.degraded !== null) return null;
+    const t = this.types.get(type);
+    if (!t || !t.policy.overridesBufferTarget) return null;
+    return this.bufferSec(type) + this.inFlightSec(t) + 2 * this.nextSegmentSec(t);
+  }
+
   private state(type: string): TypeState {
     let t = this.types.get(type);
     if (!t) {
-      t = { queue: [], policy: new TrainPolicy(), train: null, awaitingAppendSince: null, lastByteMs: 0 };
+      t = { queue: [], policy: new TrainPolicy({ minimumTrain: this.ctx?.minimumTrain ?? true }), train: null, awaitingAppendSince: null, lastByteMs: 0 };
       this.types.set(type, t);
     }
     return t;
@@ -253,26 +310,33 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     // Trains carry the video, which is nearly all of the flow's bytes; audio
     // keeps dash.js's one-at-a-time pace (on the same transport, in order).
     if (type !== TRAIN_MEDIA_TYPE) return this.outstanding(t) === 0;
-    let buffer = 0;
-    try {
-      buffer = this.ctx.dash.getBufferLength(type as 'video') || 0;
-    } catch {
-      buffer = 0;
-    }
     const target = this.scheduler?.bufferTarget(type);
     return t.policy.mayIssue({
       outstanding: this.outstanding(t),
-      bufferSec: buffer,
-      inFlightSec: t.queue.reduce((a, e) => a + (e.state === 'aborted' ? 0 : e.mediaSec), 0),
-      segmentSec: t.queue[t.queue.length - 1]?.mediaSec ?? 4,
+      bufferSec: this.bufferSec(type),
+      inFlightSec: this.inFlightSec(t),
+      segmentSec: this.nextSegmentSec(t),
       bufferTargetSec: Number.isFinite(target) ? (target as number) : 12,
     });
   }
 
-  /** Lets dash.js issue its next request now if the window and the train allow it. */
+  /**
+   * Lets dash.js issue its next request now if the window and the train
+   * allow it. When nothing is outstanding and no request may go, downloading
+   * has paused: a train left unspent (minimum train off) ends here.
+   */
   private maybeRetick(type: string): void {
     setTimeout(() => {
-      if (this.ctx && this.mayIssue(type)) this.scheduler?.retick(type);
+      if (!this.ctx) return;
+      if (this.mayIssue(type)) {
+        this.scheduler?.retick(type);
+        return;
+      }
+      const t = this.types.get(type);
+      if (t && this.outstanding(t) === 0 && t.train && t.train.endMs === null) {
+        t.policy.end(nowMs());
+        this.closeTrainIfDone(t, nowMs());
+      }
     }, 0);
   }
 
@@ -374,6 +438,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       id: snap.id,
       mediaType: type,
       targetBytes: m.chunkBytes,
+      initialTargetBytes: m.chunkBytes,
       issuedBytes: 0,
       completedBytes: 0,
       requests: 0,

@@ -87,8 +87,9 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     this.ctx = null;
   }
 
-  /** The chunk size of paper §IV-A from the current estimates. */
+  /** The chunk size of paper §IV-A from the current estimates (or the page's fixed size). */
   currentChunkBytes(): number {
+    if (this.ctx?.chunkBytes !== undefined) return this.ctx.chunkBytes;
     const bw = this.bandwidth.estimateBitsPerSec() ?? BOOTSTRAP_BANDWIDTH_BITS_PER_SEC;
     const rtt = this.prober.estimator.smoothedSec ?? BOOTSTRAP_RTT_SEC;
     const c = chunkSize({ bandwidthBitsPerSec: bw, rttSec: rtt, epsilon: this.ctx?.epsilon ?? 0.1 });

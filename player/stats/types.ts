@@ -65,8 +65,10 @@ export interface TransferRecord {
 export interface TrainRecord {
   id: number;
   mediaType: string;
-  /** The model's chunk size when the train started. */
+  /** The chunk size the train was held to: the model's for the estimates in force, retargeted as they changed. */
   targetBytes: number;
+  /** The model's chunk size when the train started. */
+  initialTargetBytes: number;
   issuedBytes: number;
   completedBytes: number;
   requests: number;

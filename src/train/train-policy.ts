@@ -3,14 +3,19 @@
  *
  *  - A *train* is the run of pipelined segment requests issued from the
  *    moment downloading resumes (nothing outstanding) until the model's chunk
- *    size (§IV-A, Program 1) has been requested.
+ *    size (§IV-A, Program 1) has been requested. The chunk size is the one
+ *    for the *current* estimates (`retarget`): a train that began on the
+ *    bootstrap guesses (no transfer measured yet) is held to what the first
+ *    measurements say, not to a guess that may be ten times too large.
  *  - While a train runs, requests are issued whenever fewer than the
  *    *outstanding window* are in flight: enough to cover one fair BDP of
  *    bytes, at least 2 — so the server never waits for a request, yet the ABR
  *    still picks every segment's bitrate when that segment is requested.
  *  - The minimum train is enforced each time downloading resumes, even if
  *    the buffer then exceeds the player's target by up to one train; outside
- *    a train, requests follow the player's own buffer target.
+ *    a train, requests follow the player's own buffer target. With
+ *    `minimumTrain: false` (the paper's "Sprint without MPT", Fig. 11) trains
+ *    still pipeline but stop at the player's buffer target.
  *
  * The policy only answers "may another request be issued now?" and keeps
  * the books; the scheduler hook asks dash.js for the request (and so its ABR).
@@ -28,6 +33,13 @@ export interface TrainSnapshot {
   endedAtMs: number | null;
   /** Outstanding window in force when the train started. */
   window: number;
+  /** The target when the train started (before any retarget). */
+  initialTargetBytes: number;
+}
+
+export interface TrainPolicyOptions {
+  /** Enforce the minimum train past the player's buffer target (§IV-B1). Default true. */
+  readonly minimumTrain?: boolean;
 }
 
 export interface IssueContext {
@@ -46,6 +58,11 @@ export interface IssueContext {
 export class TrainPolicy {
   private current: TrainSnapshot | null = null;
   private nextId = 1;
+  readonly minimumTrain: boolean;
+
+  constructor(options: TrainPolicyOptions = {}) {
+    this.minimumTrain = options.minimumTrain ?? true;
+  }
 
   /** Starts a new train when downloading resumes; returns it. */
   begin(targetBytes: number, window: number, atMs: number): TrainSnapshot {
@@ -61,8 +78,18 @@ export class TrainPolicy {
       startedAtMs: atMs,
       endedAtMs: null,
       window,
+      initialTargetBytes: targetBytes,
     };
     return this.current;
+  }
+
+  /**
+   * Holds the running train to a new chunk size (the estimates changed).
+   * A train that has already requested that much is spent from now on.
+   */
+  retarget(targetBytes: number): void {
+    if (!(targetBytes > 0)) throw new RangeError(`train target must be positive, got ${targetBytes}`);
+    if (this.current && this.current.endedAtMs === null) this.current.targetBytes = targetBytes;
   }
 
   get train(): TrainSnapshot | null {
@@ -72,6 +99,11 @@ export class TrainPolicy {
   /** True while the running train has not yet requested its target bytes. */
   get trainUnspent(): boolean {
     return this.current !== null && this.current.endedAtMs === null && this.current.issuedBytes < this.current.targetBytes;
+  }
+
+  /** True while requests may go past the player's buffer target: the minimum train is enforced and unspent. */
+  get overridesBufferTarget(): boolean {
+    return this.minimumTrain && this.trainUnspent;
   }
 
   onIssued(expectedBytes: number): void {
@@ -95,13 +127,13 @@ export class TrainPolicy {
   /**
    * May another request be issued now? Never beyond the outstanding window;
    * within it, while the train is unspent (even past the buffer target, by at
-   * most one train), or while the buffer plus what is in flight stays below
-   * the target.
+   * most one train, unless the minimum train is off), or while the buffer
+   * plus what is in flight stays below the target.
    */
   mayIssue(c: IssueContext): boolean {
     const window = this.current?.window ?? 2;
     if (c.outstanding >= window) return false;
-    if (this.trainUnspent) return true;
+    if (this.overridesBufferTarget) return true;
     return c.bufferSec + c.inFlightSec + c.segmentSec < c.bufferTargetSec;
   }
 }

@@ -69,11 +69,41 @@ describe('dash.js scheduling internals the Sprint scheduler hook relies on', () 
     expect(bundle).toContain("ScheduleController.__dashjs_factory_name = 'ScheduleController'");
     const sc = section('function ScheduleController(config) {', 40000);
     const exported = sc.slice(sc.indexOf('instance = {'), sc.indexOf('instance = {') + 600);
-    for (const name of ['startScheduleTimer', 'setLastInitializedRepresentationId', 'getBufferTarget', 'getType']) {
+    for (const name of ['startScheduleTimer', 'setLastInitializedRepresentationId', 'getBufferTarget', 'getTimeToLoadDelay', 'getType']) {
       expect(exported).toContain(name);
     }
     // the schedule loop asks the ABR at issue time
     expect(sc).toMatch(/abrController\.checkPlaybackQuality\(type, streamInfo\.id\)/);
+  });
+
+  it("the schedule loop's buffer target comes from abrController.isPlayingAtTopQuality and mediaPlayerModel.getBufferTimeDefaultUnadjusted (the train's lift)", () => {
+    const sc = section('function ScheduleController(config) {', 40000);
+    expect(sc).toMatch(/function _shouldBuffer\(\) \{[\s\S]{0,900}const bufferTarget = getBufferTarget\(\);[\s\S]{0,600}return bufferLevel \+ segmentDurationToAddToBufferLevel < bufferTarget;/);
+    const generic = section('function _getGenericBufferTarget() {', 1200);
+    expect(generic).toMatch(/if \(abrController\.isPlayingAtTopQuality\(currentRepresentation\)\)/);
+    expect(generic).toMatch(/return mediaPlayerModel\.getBufferTimeDefaultUnadjusted\(\);/);
+    // StreamProcessor hands the player's own mediaPlayerModel and abrController to every ScheduleController.
+    const create = section('scheduleController = (0,_controllers_ScheduleController_js__WEBPACK_IMPORTED_MODULE_6__["default"])(context).create({', 400);
+    expect(create).toMatch(/abrController,/);
+    expect(create).toMatch(/mediaPlayerModel,/);
+  });
+
+  it('nothing but the schedule loop reads getBufferTimeDefaultUnadjusted; isPlayingAtTopQuality has one other caller, BOLA\'s load delay', () => {
+    const sc = section('function ScheduleController(config) {', 40000);
+    const calls = bundle.match(/mediaPlayerModel\.getBufferTimeDefaultUnadjusted\(\)/g) ?? [];
+    const inSchedule = sc.match(/mediaPlayerModel\.getBufferTimeDefaultUnadjusted\(\)/g) ?? [];
+    expect(calls.length).toBe(inSchedule.length);
+    const top = bundle.match(/\.isPlayingAtTopQuality\(/g) ?? [];
+    expect(top.length).toBe(2);
+    expect(section('// First reduce placeholder buffer, then tell schedule controller to pause.', 700)).toMatch(
+      /if \(!abrController\.isPlayingAtTopQuality\(representation\)\) \{[\s\S]{0,200}scheduleController\.setTimeToLoadDelay\(1000 \* delayS\);/,
+    );
+  });
+
+  it('an ABR load delay reaches the request through the public getTimeToLoadDelay (which a train zeroes)', () => {
+    const sc = section('function ScheduleController(config) {', 40000);
+    expect(sc.slice(sc.indexOf('instance = {'), sc.indexOf('instance = {') + 600)).toContain('getTimeToLoadDelay');
+    expect(bundle).toMatch(/request\.delayLoadingTime = new Date\(\)\.getTime\(\) \+ scheduleController\.getTimeToLoadDelay\(\);/);
   });
 
   it('FragmentModel announces each scheduled request before loading it, and appends are announced', () => {
