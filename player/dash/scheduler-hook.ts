@@ -9,9 +9,10 @@
  * buffer is below its buffer target. The hook:
  *  - captures each media type's ScheduleController and gates its public
  *    `startScheduleTimer` with `mayIssue(type)` (Sprint's outstanding window
- *    and buffer rule). A refused restart is not dropped: dash.js's loop would
- *    then sleep until something else (a buffer prune, every 10 s) woke it, so
- *    the hook checks again every POLL_MS, as dash.js's own loop does;
+ *    and buffer rule). A refused restart is not dropped: nothing else in
+ *    dash.js would wake its loop again (measured: downloading resumed seconds
+ *    late), so the hook checks again every POLL_MS, as dash.js's own loop
+ *    does, until dash.js itself stops the loop (clearScheduleTimer, reset);
  *  - `retick(type)` runs dash.js's schedule loop now, so dash.js itself issues
  *    the next request — its ABR (`checkPlaybackQuality`) decides the bitrate
  *    at that moment, as the paper requires;
@@ -29,11 +30,13 @@
  * mediaPlayerModel.getBufferTimeDefaultUnadjusted()`. Those two methods are
  * wrapped on the player's own instances (handed to every ScheduleController
  * in its config): during a train, the first answers false for the train's
- * media type and the second returns the train's target. No other dash.js
- * code calls getBufferTimeDefaultUnadjusted; the only other caller of
- * isPlayingAtTopQuality is BOLA's decision to delay the next load, which the
- * train skips anyway. Outside trains both answer exactly as dash.js does, so
- * the ABR rules see nothing of this.
+ * media type and the second returns the larger of dash.js's default target
+ * and the train's. No other dash.js code calls getBufferTimeDefaultUnadjusted
+ * through the instance (MediaPlayerModel's own getBufferTimeDefault, which
+ * BOLA reads, calls its private copy, unchanged); the only other caller of
+ * isPlayingAtTopQuality is BOLA's decision to delay the next load, which a
+ * train skips. Outside trains both answer exactly as dash.js does, so the
+ * ABR rules see nothing of this.
  *
  * test/unit/player/dashjs-contract.test.ts and test/e2e/sprint-scheduler.test.ts
  * fail if a dash.js upgrade changes what this relies on.
@@ -43,6 +46,8 @@ import { INIT_SEGMENT_TYPE, type DashFragmentRequestLike } from '../dataplane/da
 
 interface ScheduleControllerInstance {
   startScheduleTimer(value?: number): void;
+  clearScheduleTimer(): void;
+  reset(): void;
   setLastInitializedRepresentationId(id: string): void;
   getBufferTarget(): number;
   getTimeToLoadDelay(): number;
@@ -60,8 +65,9 @@ export interface SchedulerHooks {
   mayIssue(type: string): boolean;
   /**
    * While a train of `type` runs: the buffer level, in seconds of media, that
-   * dash.js's schedule loop must keep requesting up to (it is raised to at
-   * least dash.js's own target). Null when dash.js's own target applies.
+   * dash.js's schedule loop must keep requesting up to (dash.js's default
+   * target still applies when it is larger). Null when dash.js's own target
+   * applies.
    */
   trainBufferTargetSec(type: string): number | null;
 }
@@ -87,22 +93,32 @@ export function installSchedulerHook(dash: MediaPlayerClass, hooks: SchedulerHoo
   let ownTargetOnly = false;
   let warnedNoLift = false;
   let disposed = false;
-  const polls = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Pending re-checks, one per ScheduleController instance. */
+  const polls = new Map<ScheduleControllerInstance, ReturnType<typeof setTimeout>>();
 
-  /** Runs dash.js's loop for `type` when Sprint allows it, checking again every POLL_MS until it does. */
-  function startWhenAllowed(type: string, value?: number): void {
-    const c = controllers.get(type);
-    if (!c || disposed) return;
+  function cancelPoll(instance: ScheduleControllerInstance): void {
+    const timer = polls.get(instance);
+    if (timer !== undefined) clearTimeout(timer);
+    polls.delete(instance);
+  }
+
+  /**
+   * Runs this controller's loop when Sprint allows it, checking again every
+   * POLL_MS until it does. dash.js stopping its loop (clearScheduleTimer: a
+   * seek, a quota error, a reset) cancels the re-check.
+   */
+  function startWhenAllowed(instance: ScheduleControllerInstance, type: string, originalStart: (v?: number) => void, value?: number): void {
+    if (disposed) return;
+    cancelPoll(instance);
     if (hooks.mayIssue(type)) {
-      c.originalStart(value);
+      originalStart(value);
       return;
     }
-    if (polls.has(type)) return;
     polls.set(
-      type,
+      instance,
       setTimeout(() => {
-        polls.delete(type);
-        startWhenAllowed(type, 0);
+        polls.delete(instance);
+        startWhenAllowed(instance, type, originalStart, 0);
       }, POLL_MS),
     );
   }
@@ -148,6 +164,8 @@ export function installSchedulerHook(dash: MediaPlayerClass, hooks: SchedulerHoo
       const instance = this.parent;
       const type = config?.type ?? 'unknown';
       const originalStart = instance.startScheduleTimer.bind(instance);
+      const originalClear = instance.clearScheduleTimer.bind(instance);
+      const originalReset = instance.reset.bind(instance);
       const originalDelay = instance.getTimeToLoadDelay.bind(instance);
       controllers.set(type, { instance, originalStart });
       wrapTargetSources(config);
@@ -155,7 +173,16 @@ export function installSchedulerHook(dash: MediaPlayerClass, hooks: SchedulerHoo
         startScheduleTimer(value?: number): void {
           // dash.js's own restarts (after an append, a switch, a seek) go
           // through here.
-          startWhenAllowed(type, value);
+          startWhenAllowed(instance, type, originalStart, value);
+        },
+        clearScheduleTimer(): void {
+          cancelPoll(instance);
+          originalClear();
+        },
+        reset(): void {
+          cancelPoll(instance);
+          if (controllers.get(type)?.instance === instance) controllers.delete(type);
+          originalReset();
         },
         getTimeToLoadDelay(): number {
           // An ABR rule's "wait before the next load" is a pause inside the train.
@@ -186,8 +213,7 @@ export function installSchedulerHook(dash: MediaPlayerClass, hooks: SchedulerHoo
     },
     dispose(): void {
       disposed = true;
-      for (const timer of polls.values()) clearTimeout(timer);
-      polls.clear();
+      for (const instance of [...polls.keys()]) cancelPoll(instance);
     },
   };
 }

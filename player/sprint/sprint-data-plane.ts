@@ -14,6 +14,13 @@
  * target so the minimum train is requested even past it (§IV-B1); the
  * lift ends with the train, and dash.js's own target applies again.
  *
+ * Only the video rides Sprint's transport: it is the trains and nearly all
+ * of the bytes. Audio stays on dash.js's own loader (its own connection, as
+ * in stock dash.js), so an audio segment never waits behind a train's video
+ * responses on a pipelined connection (measured on the 3 Mbit/s testbed with
+ * audio in the pipe: playback stalled for audio with 40 s of video
+ * buffered, 9 rebuffers in 150 s). Its transfers are recorded like stock's.
+ *
  * Responses reach dash.js strictly in request order and one append at a
  * time (the next completion is released when dash.js has appended the
  * previous one), so a quality switch — which in dash.js waits for loading
@@ -31,8 +38,9 @@ import { chunkSize } from '../../src/model/chunk-size';
 import { parseRange } from '../../src/sprintx/range-plan';
 import { TrainPolicy, trainWindow } from '../../src/train/train-policy';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
-import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
-import { StockDataPlane } from '../dataplane/stock';
+import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE, type DashFragmentRequestLike } from '../dataplane/dash-request';
+import { recordDashFragment, StockDataPlane } from '../dataplane/stock';
+import { bufferLength } from '../dash/buffer-level';
 import { installLoaderHook } from '../dash/loader-hook';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler, WireTiming } from '../dash/loader-types';
 import { installSchedulerHook, type SchedulerHandle } from '../dash/scheduler-hook';
@@ -55,6 +63,12 @@ const MAX_CONSECUTIVE_FAILURES = 3;
 const MAX_REISSUES = 3;
 /** Release the next completion anyway if dash.js has not reported the previous append after this long. */
 const APPEND_WATCHDOG_MS = 3000;
+/**
+ * An unspent train with nothing outstanding ends when dash.js, asked to go
+ * on, has issued nothing for this long: it stopped on its own (end of the
+ * stream, a seek, a switch it is still preparing, a buffer quota error).
+ */
+const TRAIN_STALL_MS = 1500;
 
 type EntryState = 'loading' | 'done' | 'failed' | 'aborted';
 
@@ -119,6 +133,27 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private readonly onLoadingStarted = (e: { request?: object }): void => {
     if (e.request) this.scheduled.add(e.request);
   };
+  /** Segments of the types Sprint does not carry (audio), loaded by dash.js itself. */
+  private readonly onDashCompleted = (e: { request?: DashFragmentRequestLike; error?: unknown }): void => {
+    if (this.ctx && this.degraded === null && e.request && e.request.mediaType !== TRAIN_MEDIA_TYPE) recordDashFragment(this.ctx.stats, e.request, false, e.error);
+  };
+  private readonly onDashAbandoned = (e: { request?: DashFragmentRequestLike }): void => {
+    if (this.ctx && this.degraded === null && e.request && e.request.mediaType !== TRAIN_MEDIA_TYPE) recordDashFragment(this.ctx.stats, e.request, true, null);
+  };
+  /** A seek: the running train's segments were for another position. */
+  private readonly onSeeking = (): void => {
+    const t = this.types.get(TRAIN_MEDIA_TYPE);
+    if (t) this.endTrain(t);
+  };
+  /** The browser refused an append for lack of buffer space: trains stop going past dash.js's target. */
+  private readonly onQuotaExceeded = (): void => {
+    if (!this.ctx || this.quotaExceeded) return;
+    this.quotaExceeded = true;
+    this.ctx.stats.count('sprint.quotaExceeded');
+    this.ctx.log.warn('the browser\'s media buffer is full (quota exceeded): trains no longer go past dash.js\'s buffer target');
+  };
+  private quotaExceeded = false;
+  private stallTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly onAppended = (e: { mediaType?: string }): void => {
     const t = e.mediaType ? this.types.get(e.mediaType) : undefined;
     if (!t || !e.mediaType) return;
@@ -151,6 +186,12 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     });
     ctx.dash.on('bytesAppendedEndFragment', this.onAppended);
     ctx.dash.on('fragmentLoadingStarted', this.onLoadingStarted);
+    const ev = ctx.dashjs.MediaPlayer.events;
+    ctx.dash.on(ev.FRAGMENT_LOADING_COMPLETED, this.onDashCompleted);
+    ctx.dash.on(ev.FRAGMENT_LOADING_ABANDONED, this.onDashAbandoned);
+    ctx.dash.on(ev.PLAYBACK_SEEKING, this.onSeeking);
+    // A core event (not in MediaPlayer.events); MediaPlayer.on reaches the same bus.
+    ctx.dash.on('quotaExceeded' as never, this.onQuotaExceeded);
     this.prober = new RttProber({
       url: ctx.manifestUrl,
       onSample: () => this.publishEstimates(),
@@ -178,8 +219,16 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     for (const t of this.types.values()) for (const e of t.queue) e.ticket?.cancel();
     this.types.clear();
     this.transport.close();
-    this.ctx?.dash.off('bytesAppendedEndFragment', this.onAppended);
-    this.ctx?.dash.off('fragmentLoadingStarted', this.onLoadingStarted);
+    if (this.stallTimer !== null) clearTimeout(this.stallTimer);
+    if (this.ctx) {
+      const ev = this.ctx.dashjs.MediaPlayer.events;
+      this.ctx.dash.off('bytesAppendedEndFragment', this.onAppended);
+      this.ctx.dash.off('fragmentLoadingStarted', this.onLoadingStarted);
+      this.ctx.dash.off(ev.FRAGMENT_LOADING_COMPLETED, this.onDashCompleted);
+      this.ctx.dash.off(ev.FRAGMENT_LOADING_ABANDONED, this.onDashAbandoned);
+      this.ctx.dash.off(ev.PLAYBACK_SEEKING, this.onSeeking);
+      this.ctx.dash.off('quotaExceeded' as never, this.onQuotaExceeded);
+    }
     this.ctx = null;
   }
 
@@ -255,18 +304,19 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (!t?.train || t.train.endMs !== null) return;
     const target = this.model().chunkBytes;
     if (target === t.train.targetBytes) return;
-    t.policy.retarget(target);
-    t.train.targetBytes = target;
+    if (t.policy.retarget(target)) t.train.targetBytes = target;
     this.closeTrainIfDone(t, nowMs());
   }
 
-  /** Video buffered ahead of the playhead, seconds (0 when dash.js cannot say). */
+  /** Ends the running train now (downloading stopped before it was spent). */
+  private endTrain(t: TypeState): void {
+    const at = nowMs();
+    t.policy.end(at);
+    this.closeTrainIfDone(t, at);
+  }
+
   private bufferSec(type: string): number {
-    try {
-      return this.ctx?.dash.getBufferLength(type as 'video') || 0;
-    } catch {
-      return 0;
-    }
+    return this.ctx ? bufferLength(this.ctx.dash, type as 'video' | 'audio') : 0;
   }
 
   private inFlightSec(t: TypeState): number {
@@ -285,7 +335,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
    * bound how far the buffer overflows.
    */
   private trainBufferTargetSec(type: string): number | null {
-    if (type !== TRAIN_MEDIA_TYPE || !this.ctx || this.degraded !== null) return null;
+    if (type !== TRAIN_MEDIA_TYPE || !this.ctx || this.degraded !== null || this.quotaExceeded) return null;
     const t = this.types.get(type);
     if (!t || !t.policy.overridesBufferTarget) return null;
     return this.bufferSec(type) + this.inFlightSec(t) + 2 * this.nextSegmentSec(t);
@@ -306,10 +356,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   private mayIssue(type: string): boolean {
     const t = this.types.get(type);
-    if (!t || !this.ctx || this.degraded !== null) return true; // dash.js decides
-    // Trains carry the video, which is nearly all of the flow's bytes; audio
-    // keeps dash.js's one-at-a-time pace (on the same transport, in order).
-    if (type !== TRAIN_MEDIA_TYPE) return this.outstanding(t) === 0;
+    if (!t || !this.ctx || this.degraded !== null || type !== TRAIN_MEDIA_TYPE) return true; // dash.js decides
     const target = this.scheduler?.bufferTarget(type);
     return t.policy.mayIssue({
       outstanding: this.outstanding(t),
@@ -323,19 +370,26 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   /**
    * Lets dash.js issue its next request now if the window and the train
    * allow it. When nothing is outstanding and no request may go, downloading
-   * has paused: a train left unspent (minimum train off) ends here.
+   * has paused: a train left unspent (minimum train off) ends here. When
+   * nothing is outstanding and dash.js, asked to go on, issues nothing for
+   * TRAIN_STALL_MS, it has stopped on its own: the train ends too.
    */
   private maybeRetick(type: string): void {
     setTimeout(() => {
       if (!this.ctx) return;
-      if (this.mayIssue(type)) {
-        this.scheduler?.retick(type);
+      const t = this.types.get(type);
+      const idleTrain = t !== undefined && this.outstanding(t) === 0 && t.train !== null && t.train.endMs === null;
+      if (!this.mayIssue(type)) {
+        if (idleTrain) this.endTrain(t as TypeState);
         return;
       }
-      const t = this.types.get(type);
-      if (t && this.outstanding(t) === 0 && t.train && t.train.endMs === null) {
-        t.policy.end(nowMs());
-        this.closeTrainIfDone(t, nowMs());
+      this.scheduler?.retick(type);
+      if (idleTrain && this.stallTimer === null) {
+        this.stallTimer = setTimeout(() => {
+          this.stallTimer = null;
+          const now = this.types.get(type);
+          if (now && this.outstanding(now) === 0 && now.train !== null && now.train.endMs === null) this.endTrain(now);
+        }, TRAIN_STALL_MS);
       }
     }, 0);
   }
@@ -348,7 +402,11 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (!ctx || this.degraded !== null || !fr || req.method !== 'GET' || !this.scheduled.has(fr)) return false;
     if (fr.type !== MEDIA_SEGMENT_TYPE && fr.type !== INIT_SEGMENT_TYPE) return false;
     const type = fr.mediaType;
-    if (type !== 'video' && type !== 'audio') return false;
+    if (type !== TRAIN_MEDIA_TYPE) return false;
+    if (this.stallTimer !== null) {
+      clearTimeout(this.stallTimer);
+      this.stallTimer = null;
+    }
     let range: { start: number; end: number } | undefined;
     if (fr.range) {
       try {
@@ -363,7 +421,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const mediaSec = fr.type === MEDIA_SEGMENT_TYPE && Number.isFinite((fr as { duration?: number }).duration) ? ((fr as { duration?: number }).duration as number) : 0;
     const expected = range ? range.end - range.start + 1 : bitrate && mediaSec ? Math.round((bitrate * mediaSec) / 8) : 0;
     const at = nowMs();
-    if (type === TRAIN_MEDIA_TYPE && this.outstanding(t) === 0 && !t.policy.trainUnspent) {
+    if (this.outstanding(t) === 0 && !t.policy.trainUnspent) {
       // The window is sized by the media segments to come (a train often
       // starts with an init segment of a few hundred bytes).
       const typicalSegmentBytes = bitrate ? Math.max(expected, Math.round((bitrate * (mediaSec || TYPICAL_SEGMENT_SEC)) / 8)) : expected;
@@ -516,6 +574,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const train = t.train;
     if (!train || train.endMs !== null) return;
     if (this.outstanding(t) > 0 || t.policy.trainUnspent) return;
+    t.policy.end(atMs);
     train.endMs = atMs;
     const sec = (atMs - train.startMs) / 1000;
     train.throughputBitsPerSec = sec > 0 ? (train.completedBytes * 8) / sec : null;
@@ -558,6 +617,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.ctx?.stats.count('sprint.abortedByDash');
     const t = this.state(entry.type);
     if (wasLoading) t.policy.onCompleted(0, nowMs(), this.outstanding(t));
+    this.closeTrainIfDone(t, nowMs());
     entry.req.customData.onabort?.();
     this.release(entry.type);
   }

@@ -4,6 +4,7 @@
  * the <video> element and the dash.js player (never from our own data plane,
  * so these figures judge it independently).
  */
+import { bufferLength } from '../dash/buffer-level';
 import type { MediaPlayerClass } from 'dashjs';
 import { BoundedLog } from './bounded-log';
 import type { PlaybackSample, PlaybackStats } from './types';
@@ -70,15 +71,6 @@ export class PlaybackMonitor {
     if (this.errors.length > 100) this.errors.shift();
   }
 
-  private bufferOf(type: 'video' | 'audio'): number {
-    try {
-      const v = this.dash.getBufferLength(type);
-      return Number.isFinite(v) ? v : 0;
-    } catch {
-      return 0; // before the stream is initialised dash.js throws
-    }
-  }
-
   private videoBitrate(): number | null {
     try {
       return this.dash.getCurrentRepresentationForType('video')?.bandwidth ?? null;
@@ -100,8 +92,8 @@ export class PlaybackMonitor {
     return {
       atMs: Date.now(),
       currentTimeSec: this.video.currentTime,
-      videoBufferSec: this.bufferOf('video'),
-      audioBufferSec: this.bufferOf('audio'),
+      videoBufferSec: bufferLength(this.dash, 'video'),
+      audioBufferSec: bufferLength(this.dash, 'audio'),
       videoBitrate: this.videoBitrate(),
       dashThroughputBitsPerSec: this.dashThroughput(),
     };

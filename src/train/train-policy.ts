@@ -86,10 +86,13 @@ export class TrainPolicy {
   /**
    * Holds the running train to a new chunk size (the estimates changed).
    * A train that has already requested that much is spent from now on.
+   * Returns false (and changes nothing) when no train is running.
    */
-  retarget(targetBytes: number): void {
+  retarget(targetBytes: number): boolean {
     if (!(targetBytes > 0)) throw new RangeError(`train target must be positive, got ${targetBytes}`);
-    if (this.current && this.current.endedAtMs === null) this.current.targetBytes = targetBytes;
+    if (!this.current || this.current.endedAtMs !== null) return false;
+    this.current.targetBytes = targetBytes;
+    return true;
   }
 
   get train(): TrainSnapshot | null {

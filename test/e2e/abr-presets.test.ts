@@ -3,7 +3,9 @@
  * as dash.js custom rules inside the bundled player: playback advances with
  * each, no player error, and the rule really chose (dash.js's built-in rules
  * are off, so the first segments come at the rule's choice: the lowest rung
- * for the buffer-based rule, which starts there).
+ * for the buffer-based rule, which starts there). The presets give the rule
+ * room (the buffer-based rule's 240 s buffer) and keep dash.js from
+ * re-downloading buffered segments behind its back (fast switching off).
  */
 import { demoUrl, startStack, waitForPlayback, type Stack } from './support/playback';
 
@@ -23,5 +25,15 @@ describe.each(['buffer', 'bw-90'])('ABR preset %s', (abr) => {
     const video = s.segments.filter((x) => x.mediaType === 'video' && x.kind === 'media');
     expect(video.length).toBeGreaterThan(1);
     if (abr === 'buffer') expect(video[0]?.bandwidth).toBe(300000);
+  });
+
+  it('leaves room to climb (buffer preset: 240 s target) and never re-downloads buffered segments (fast switching off)', async () => {
+    await stack.page.goto(demoUrl(stack.origin, { layout: 'chunked', mode: 'stock', abr }));
+    const s = await waitForPlayback(stack.page, 20, 90_000);
+    const video = s.segments.filter((x) => x.mediaType === 'video' && x.kind === 'media' && x.status === 'ok');
+    expect(new Set(video.map((x) => x.index)).size).toBe(video.length);
+    // dash.js's default target (18 s) would cap the buffer near 22 s.
+    if (abr === 'buffer') expect(Math.max(...s.samples.map((x) => x.videoBufferSec))).toBeGreaterThan(30);
+    if (abr === 'buffer') expect(new Set(video.map((x) => x.bandwidth)).size).toBeGreaterThan(2);
   });
 });

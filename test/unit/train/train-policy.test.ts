@@ -49,7 +49,7 @@ describe('TrainPolicy', () => {
     p.begin(34_000_000, 2, 0); // bootstrap guess
     p.onIssued(300_000);
     expect(p.trainUnspent).toBe(true);
-    p.retarget(5_000_000);
+    expect(p.retarget(5_000_000)).toBe(true);
     expect(p.train?.targetBytes).toBe(5_000_000);
     expect(p.train?.initialTargetBytes).toBe(34_000_000);
     expect(p.trainUnspent).toBe(true);
@@ -62,7 +62,7 @@ describe('TrainPolicy', () => {
     const p = new TrainPolicy();
     p.begin(1000, 2, 0);
     p.end(5);
-    p.retarget(9999);
+    expect(p.retarget(9999)).toBe(false);
     expect(p.train?.targetBytes).toBe(1000);
     expect(() => p.retarget(0)).toThrow(RangeError);
     expect(() => p.retarget(NaN)).toThrow(RangeError);
