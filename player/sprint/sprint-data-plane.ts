@@ -133,12 +133,17 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private readonly onLoadingStarted = (e: { request?: object }): void => {
     if (e.request) this.scheduled.add(e.request);
   };
-  /** Segments of the types Sprint does not carry (audio), loaded by dash.js itself. */
+  /** Video segment requests Sprint left to dash.js (a range it could not read). */
+  private readonly declined = new WeakSet<object>();
+  /** Segments dash.js loaded itself: the types Sprint does not carry (audio), and what it declined. */
+  private loadedByDash(req: DashFragmentRequestLike | undefined): req is DashFragmentRequestLike {
+    return this.ctx !== null && this.degraded === null && req !== undefined && (req.mediaType !== TRAIN_MEDIA_TYPE || this.declined.has(req));
+  }
   private readonly onDashCompleted = (e: { request?: DashFragmentRequestLike; error?: unknown }): void => {
-    if (this.ctx && this.degraded === null && e.request && e.request.mediaType !== TRAIN_MEDIA_TYPE) recordDashFragment(this.ctx.stats, e.request, false, e.error);
+    if (this.loadedByDash(e.request)) recordDashFragment((this.ctx as DataPlaneContext).stats, e.request, false, e.error);
   };
   private readonly onDashAbandoned = (e: { request?: DashFragmentRequestLike }): void => {
-    if (this.ctx && this.degraded === null && e.request && e.request.mediaType !== TRAIN_MEDIA_TYPE) recordDashFragment(this.ctx.stats, e.request, true, null);
+    if (this.loadedByDash(e.request)) recordDashFragment((this.ctx as DataPlaneContext).stats, e.request, true, null);
   };
   /** A seek: the running train's segments were for another position. */
   private readonly onSeeking = (): void => {
@@ -412,6 +417,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       try {
         range = parseRange(fr.range);
       } catch {
+        ctx.log.warn(`sprint: segment range ${JSON.stringify(fr.range)} is not a byte range; dash.js loads it itself`);
+        this.declined.add(fr);
         return false;
       }
     }

@@ -8,6 +8,7 @@
  *     never waits for a request);
  *   - a forced bitrate switch inside a train changes the bitrate of the
  *     requests that follow without cancelling or dropping loaded segments;
+ *   - audio is never on a train's connection (it would wait behind video);
  *   - without the socket host, auto falls back (to sprint-x here) with the
  *     reason, and playback goes on.
  */
@@ -96,6 +97,12 @@ describe('sprint with the extension', () => {
       expect(s2.trains.some((t) => t.requests >= 2)).toBe(true);
       const video = mediaRecords(origin).filter((r) => /(init|chunk)-[0-4]/.test(r.url));
       expect(pipelinedPairs(video).length).toBeGreaterThan(0);
+      // Audio never waits behind a train: it rides dash.js's own connections, and is in the stats.
+      const audio = mediaRecords(origin).filter((r) => /(init|chunk)-5/.test(r.url));
+      const videoConns = new Set(video.map((r) => r.conn));
+      expect(audio.length).toBeGreaterThan(0);
+      expect(audio.filter((r) => videoConns.has(r.conn))).toEqual([]);
+      expect(s2.segments.filter((x) => x.mediaType === 'audio' && x.kind === 'media' && x.status === 'ok').length).toBeGreaterThan(0);
       // The switch happened inside a train: one train requested both bitrates.
       const nominal = [300000, 700000, 1500000, 3000000, 6000000][to];
       expect(s2.trains.some((t) => t.bitrates.includes(nominal as number) && new Set(t.bitrates).size >= 2)).toBe(true);
