@@ -29,6 +29,8 @@ export const METRICS = [
   'trainBytes',
   'serverRttMs',
   'serverCwnd',
+  'probeRttMs',
+  'tcpInfoRttMs',
 ] as const;
 export type MetricName = (typeof METRICS)[number];
 
@@ -114,6 +116,8 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
     trainBytes: player?.transfers.trainBytes?.median ?? null,
     serverRttMs: tcp?.rttMs?.median ?? null,
     serverCwnd: tcp?.cwnd?.median ?? null,
+    probeRttMs: player?.estimates.probeRttMs?.median ?? null,
+    tcpInfoRttMs: player?.estimates.tcpInfoRttMs?.median ?? null,
   };
 }
 

@@ -77,7 +77,12 @@ export interface PlayerSummary {
   readonly ended: boolean;
   readonly transfers: TransferFigures;
   readonly estimates: {
+    /** The RTT the data plane sized chunks with (TCP_INFO when the transport reads it, else the probes). */
     readonly rttMs: Summary | null;
+    /** RTT of the ~1 s probe requests (paper §IV-A), ms. */
+    readonly probeRttMs: Summary | null;
+    /** Smoothed RTT from TCP_INFO of the connection carrying Sprint's trains, ms. */
+    readonly tcpInfoRttMs: Summary | null;
     readonly bandwidthBps: Summary | null;
     readonly chunkBytes: Summary | null;
     readonly source: string | null;
@@ -192,10 +197,11 @@ export function summarizePlayer(lines: readonly PlayerLine[], window: Window | n
   };
 
   const est = (p: PlayerLine): Record<string, unknown> => (p['estimates'] ?? {}) as Record<string, unknown>;
-  const rtt = wPolls.map((p) => {
-    const v = num(est(p)['rttSec']);
-    return v === null ? null : v * 1000;
-  });
+  const ms = (key: string): Array<number | null> =>
+    wPolls.map((p) => {
+      const v = num(est(p)[key]);
+      return v === null ? null : v * 1000;
+    });
   const errors: string[] = [];
   for (const e of (last ? (pb(last).errors as unknown[] | undefined) : undefined) ?? []) errors.push(String(e));
   for (const l of lines) if (l.kind === 'pageerror') errors.push(`page error: ${String(l['message'])}`);
@@ -228,7 +234,9 @@ export function summarizePlayer(lines: readonly PlayerLine[], window: Window | n
     ended: last ? pb(last).ended === true : false,
     transfers: transferFigures,
     estimates: {
-      rttMs: maybe(rtt),
+      rttMs: maybe(ms('rttSec')),
+      probeRttMs: maybe(ms('probeRttSec')),
+      tcpInfoRttMs: maybe(ms('tcpInfoRttSec')),
       bandwidthBps: maybe(wPolls.map((p) => num(est(p)['bandwidthBitsPerSec']))),
       chunkBytes: maybe(wPolls.map((p) => num(est(p)['chunkBytes']))),
       source: last ? ((est(last)['source'] as string | null | undefined) ?? null) : null,

@@ -111,6 +111,8 @@ export function summaryTables(agg: Aggregate): TableModel[] {
         cellText(cell.metrics.targetChunkBytes, 2, 1 / (1024 * 1024)),
         cellText(cell.metrics.trainBytes, 2, 1 / (1024 * 1024)),
         cellText(cell.metrics.serverRttMs, 0),
+        cellText(cell.metrics.probeRttMs, 0),
+        cellText(cell.metrics.tcpInfoRttMs, 0),
         cellText(cell.metrics.serverCwnd, 0),
       ],
     });
@@ -119,8 +121,8 @@ export function summaryTables(agg: Aggregate): TableModel[] {
     tables.push({
       id: 'data-plane',
       title: 'What the data plane did',
-      note: 'Transfer = one request on the wire (stock: one per segment; Sprint-x: one expanded range request; Sprint: one request of a train). Train MB = bytes a Sprint train completed (open trains as they stood at the end). RTT and cwnd are the server\'s (ss -ti), medians over the window.',
-      blocks: [{ caption: null, header: ['condition', 'player', 'mode in force', 'why', 'video transfer MB', 'model chunk MB', 'train MB', 'server RTT ms', 'server cwnd'], rows }],
+      note: 'Transfer = one request on the wire (stock: one per segment; Sprint-x: one expanded range request; Sprint: one request of a train). Train MB = bytes a Sprint train completed (open trains as they stood at the end). Server RTT and cwnd are the server\'s (ss -ti); probe RTT is the player\'s ~1 s probe requests, TCP_INFO RTT the client\'s kernel estimate on the connection carrying Sprint\'s trains (the RTT Sprint sizes chunks with when it has it); medians over the window.',
+      blocks: [{ caption: null, header: ['condition', 'player', 'mode in force', 'why', 'video transfer MB', 'model chunk MB', 'train MB', 'server RTT ms', 'probe RTT ms', 'TCP_INFO RTT ms', 'server cwnd'], rows }],
     });
   }
   return tables;

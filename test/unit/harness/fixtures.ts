@@ -87,7 +87,7 @@ export function playerLines(label: string, mode: string): PlayerLine[] {
         rebufferMs: t >= T0 + 60 ? 5000 : t >= T0 + 5 ? 2000 : 0,
         bitrateSwitches: late ? 1 : 0, ended: false, errors: [],
       },
-      estimates: { rttSec: 0.6, rttSamples: 3, bandwidthBitsPerSec: 1.5e6, bandwidthSamples: 3, chunkBytes: 4e6, source: 'wire-timing' },
+      estimates: { rttSec: 0.6, probeRttSec: 0.65, tcpInfoRttSec: 0.6, rttSamples: 3, bandwidthBitsPerSec: 1.5e6, bandwidthSamples: 3, chunkBytes: 4e6, source: 'wire-timing' },
       counters: {},
     });
   }

@@ -100,6 +100,8 @@ describe('player summary', () => {
     expect(p.transfers.cancelled).toBe(1);
     expect(p.transfers.wastedBytes).toBe(1000);
     expect(p.estimates.rttMs!.median).toBeCloseTo(600, 5);
+    expect(p.estimates.probeRttMs!.median).toBeCloseTo(650, 5);
+    expect(p.estimates.tcpInfoRttMs!.median).toBeCloseTo(600, 5);
   });
 
   it('notices a player that never started', () => {
