@@ -30,6 +30,7 @@ const SPEC: OptionsSpec = {
   cc: { kind: 'value' },
   delay: { kind: 'value' },
   'slow-start-after-idle': { kind: 'value' },
+  origin: { kind: 'value' },
   repeat: { kind: 'value' },
   layout: { kind: 'value' },
   set: { kind: 'value' },
@@ -74,6 +75,8 @@ Network (comma lists are crossed into a grid):
   --cc NAME              server congestion control: cubic, bbr, reno (default cubic)
   --delay D              added one-way propagation delay each way, e.g. 20ms (default 0ms)
   --slow-start-after-idle on|off   the server's tcp_slow_start_after_idle (default on)
+  --origin ours|nginx    the players' origin server: ours (demo/server) or nginx (needs
+                         nginx installed: apt-get install nginx-light); bulk flows use ours (default ours)
 
 Time:
   --duration D           measured time after the warm-up (default 5m)
@@ -160,6 +163,8 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
   if (delayS > 10) throw new UsageError(`--delay: at most 10s each way, got ${v('delay')}`);
   const ssai = v('slow-start-after-idle') ?? 'on';
   if (ssai !== 'on' && ssai !== 'off') throw new UsageError(`--slow-start-after-idle: ${JSON.stringify(ssai)} must be on or off`);
+  const originName = v('origin') ?? 'ours';
+  if (originName !== 'ours' && originName !== 'nginx') throw new UsageError(`--origin: ${JSON.stringify(originName)} must be ours or nginx`);
   const layout = v('layout') ?? 'unchunked';
   if (layout !== 'chunked' && layout !== 'unchunked') throw new UsageError(`--layout: ${JSON.stringify(layout)} must be chunked or unchunked`);
   const contentSet = v('set') ?? 'demo';
@@ -182,6 +187,7 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
     congestionControl: cc,
     delayMs: Math.round(delayS * 1000),
     slowStartAfterIdle: ssai === 'on',
+    ...(originName === 'nginx' ? { origin: 'nginx' as const } : {}),
     layout,
     contentSet,
     warmupS,

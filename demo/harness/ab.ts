@@ -10,6 +10,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
 import { ensureContent } from '../content/generate';
+import { DEFAULT_NGINX } from '../server/nginx-origin';
 import { distScript } from '../testbed/origin-process';
 import { preflight } from '../testbed/preflight';
 import { CHROMIUM } from './browser';
@@ -63,7 +64,8 @@ export async function checkCanRun(plan: Plan, log?: (line: string) => void, page
   if (runS > MAX_RUN_S) problems.push(`one run would last ${(runS / 3600).toFixed(2)} h; the limit is ${MAX_RUN_S / 3600} h`);
   const planS = runS * plan.runs.length;
   if (planS > MAX_PLAN_S) problems.push(`the plan would last ${(planS / 3600).toFixed(1)} h (${plan.runs.length} runs); the limit is ${MAX_PLAN_S / 3600} h — fewer repeats or grid points`);
-  for (const script of ['demo/server/cli.js', 'demo/testbed/bulk-client.js']) {
+  if (s.origin === 'nginx' && !existsSync(DEFAULT_NGINX)) problems.push(`--origin nginx: ${DEFAULT_NGINX} not found: apt-get install nginx-light`);
+  for (const script of ['demo/server/cli.js', 'demo/testbed/bulk-client.js', ...(s.origin === 'nginx' ? ['demo/server/nginx-origin.js'] : [])]) {
     if (!existsSync(distScript(script))) problems.push(`${distScript(script)} is missing: run npm run build`);
   }
   const hasPlayers = plan.variants.some((v) => v.players.length > 0);

@@ -48,6 +48,8 @@ export interface CommonSettings {
   /** One-way propagation delay per direction, ms (0 = none). */
   readonly delayMs: number;
   readonly slowStartAfterIdle: boolean;
+  /** The players' origin server: absent = ours (demo/server), 'nginx' = nginx (demo/server/nginx-origin.ts). Bulk flows always use ours. */
+  readonly origin?: 'nginx';
   readonly layout: 'chunked' | 'unchunked';
   readonly contentSet: string;
   readonly warmupS: number;

@@ -31,7 +31,8 @@ export function settingsSentence(manifest: AbManifest): string {
   const n = manifest.plan.repeats;
   return `Bottleneck: tbf on the router's downstream; server congestion control ${s.congestionControl}` +
     `${s.delayMs > 0 ? `, ${s.delayMs} ms propagation delay each way` : ', no added propagation delay'}` +
-    `, slow start after idle ${s.slowStartAfterIdle ? 'on' : 'off'}. ` +
+    `, slow start after idle ${s.slowStartAfterIdle ? 'on' : 'off'}` +
+    `${s.origin === 'nginx' ? '; the players\' origin is nginx' : ''}. ` +
     `${s.bulkFlows} bulk flow${s.bulkFlows === 1 ? '' : 's'} from the same server. ` +
     `Content "${s.contentSet}" (${s.layout}), ABR ${manifest.defaultAbr}. ` +
     `Schedule ${formatSchedule(s.schedule)}: the first ${durationLabel(s.warmupS)} after the flows meet are discarded, ` +

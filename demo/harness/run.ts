@@ -192,7 +192,12 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
       log,
     });
     for (const flow of flows) {
-      origins.push(await startOriginProcess(tb, { port: flow.port, logPath: file(`origin-${flow.port}.log`) }));
+      const logPath = file(`origin-${flow.port}.log`);
+      const command =
+        settings.origin === 'nginx' && flow.role === 'player'
+          ? { command: process.execPath, args: [distScript('demo/server/nginx-origin.js'), '--host', tb.serverAddr, '--port', String(flow.port), '--log', logPath] }
+          : undefined;
+      origins.push(await startOriginProcess(tb, { port: flow.port, logPath, command }));
     }
     capture = await WireCapture.start(tb, { out: file('wire.jsonl') });
     samplers.push(startSsSampler(tb, { out: file('ss.jsonl'), serverPorts: flows.map((f) => f.port) }));

@@ -36,6 +36,9 @@ describe('sprint ab arguments', () => {
     expect(p.plan.settings).toMatchObject({ delayMs: 20, congestionControl: 'bbr', bulkFlows: 2, slowStartAfterIdle: false, layout: 'chunked', contentSet: 'test' });
     expect(p.plan.settings.schedule.totalS).toBe(60 + 390 + 60);
     expect(p.plan.variants[0]!.players[0]!.abr).toBe('buffer');
+    expect(p.plan.settings.origin).toBeUndefined();
+    expect(parseAbArgs(['--origin', 'nginx']).plan.settings.origin).toBe('nginx');
+    expect(parseAbArgs(['--origin', 'ours']).plan.settings.origin).toBeUndefined();
   });
 
   it.each([
@@ -49,6 +52,7 @@ describe('sprint ab arguments', () => {
     [['--control', '--no-control'], /contradict/],
     [['--page-query', 'a=b c'], /--page-query/],
     [['--layout', 'flat'], /--layout/],
+    [['--origin', 'apache'], /--origin/],
     [['--frobnicate'], /unknown option --frobnicate/],
   ])('refuses %j with exit code 2', async (argv, message) => {
     const o = io();
