@@ -37,7 +37,8 @@ export interface NginxConfigOptions {
   /**
    * User the workers run as when nginx starts as root (else nginx's default,
    * nobody, which cannot read a checkout under a private home or temp
-   * directory). Omitted: nginx's default.
+   * directory): the wrapper passes its own user, root under the A/B
+   * harness. Omitted: nginx's default.
    */
   readonly workerUser?: string;
 }
@@ -55,6 +56,8 @@ function dirSlash(dir: string): string {
 
 /** The nginx.conf that serves the demo resources on host:port. */
 export function nginxConfig(o: NginxConfigOptions): string {
+  if (net.isIP(o.host) === 0) throw new Error(`nginx origin: host must be an IP address, got ${JSON.stringify(o.host)}`);
+  if (!Number.isInteger(o.port) || o.port < 1 || o.port > 65535) throw new Error(`nginx origin: bad port ${String(o.port)}`);
   const p = (name: string): string => quote(path.join(o.prefix, name));
   const cors = [
     'add_header Access-Control-Allow-Origin "*" always;',
@@ -85,6 +88,7 @@ export function nginxConfig(o: NginxConfigOptions): string {
     '  sendfile on;',
     '  keepalive_requests 100000;',
     '  keepalive_timeout 120s;',
+    '  keepalive_time 24h;',
     '  server_tokens off;',
     '  server {',
     `    listen ${o.host.includes(':') ? `[${o.host}]` : o.host}:${o.port};`,
@@ -200,7 +204,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const conf = path.join(prefix, 'nginx.conf');
   const cleanup = (): void => rmSync(prefix, { recursive: true, force: true });
   try {
-    // As root (the A/B harness), workers read the files as the user who started us.
+    // As root (the A/B harness), the workers run as root too, so they can read the checkout wherever it is.
     const workerUser = process.getuid?.() === 0 ? userInfo().username : undefined;
     writeFileSync(conf, nginxConfig({ host, port, prefix, logPath, workerUser, ...dirs }));
   } catch (err) {
@@ -210,17 +214,23 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const child = spawn(nginx, ['-p', prefix, '-c', conf, '-e', path.join(prefix, 'error.log')], { stdio: ['ignore', 'inherit', 'inherit'] });
   let exited: number | null = null;
-  const exit = new Promise<number>((resolve) =>
+  const exit = new Promise<number>((resolve) => {
     child.once('exit', (code, signal) => {
       exited = code ?? (signal ? 128 : 1);
       resolve(exited);
-    }),
-  );
+    });
+    child.once('error', (err) => {
+      process.stderr.write(`nginx-origin: cannot run ${nginx}: ${err.message}\n`);
+      exited = 1;
+      resolve(1);
+    });
+  });
+  // Every SIGTERM/SIGINT stops nginx (never leaving it behind); the prefix goes when it has exited.
   const stop = (): void => {
     if (exited === null) child.kill('SIGTERM');
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
   try {
     await waitForPort(host, port, 10_000, () => exited === null);
     process.stdout.write(`http://${host.includes(':') ? `[${host}]` : host}:${port}/\n`);

@@ -47,11 +47,11 @@ const BUILT_IN_QUALITY_RULES = ['throughputRule', 'bolaRule', 'insufficientBuffe
 export function applyAbrPreset(dash: MediaPlayerClass, dashjs: unknown, preset: AbrPreset, pageSettings?: MediaPlayerSettingClass): void {
   if (preset === 'dash-default') return;
   const pageBuffer = (pageSettings?.streaming?.buffer ?? {}) as Record<string, unknown>;
-  const pageRules = (pageSettings?.streaming?.abr?.rules ?? {}) as Record<string, unknown>;
+  const pageRules = (pageSettings?.streaming?.abr?.rules ?? {}) as Record<string, { active?: unknown } | undefined>;
   const rules: Record<string, { active: boolean }> = {};
   for (const r of BUILT_IN_QUALITY_RULES) rules[r] = { active: false };
   // Abandonment re-requests a segment at another bitrate: a second rule.
-  if (pageRules.abandonRequestsRule === undefined) rules.abandonRequestsRule = { active: false };
+  if (pageRules.abandonRequestsRule?.active === undefined) rules.abandonRequestsRule = { active: false };
   const buffer: Record<string, number | boolean> = {};
   // Fast switching re-downloads buffered segments after an up-switch, so the
   // buffer falls right after it: the buffer-based rule then steps straight

@@ -15,7 +15,9 @@
  *    does, until dash.js itself stops the loop (clearScheduleTimer, reset);
  *  - `retick(type)` runs dash.js's schedule loop now, so dash.js itself issues
  *    the next request — its ABR (`checkPlaybackQuality`) decides the bitrate
- *    at that moment, as the paper requires;
+ *    at that moment, as the paper requires — unless dash.js stopped that loop
+ *    itself (a seek, a quality switch being prepared, a quota error) and has
+ *    not restarted it;
  *  - marks a representation initialised as soon as its init segment request
  *    is issued (else each tick would request the init segment again);
  *  - while a train runs (`trainBufferTargetSec(type)` is not null), lifts the
@@ -48,6 +50,7 @@ interface ScheduleControllerInstance {
   startScheduleTimer(value?: number): void;
   clearScheduleTimer(): void;
   reset(): void;
+  getStreamId(): string;
   setLastInitializedRepresentationId(id: string): void;
   getBufferTarget(): number;
   getTimeToLoadDelay(): number;
@@ -87,8 +90,37 @@ export const POLL_MS = 500;
 /** Marks methods already wrapped, so a second ScheduleController (or period) does not wrap twice. */
 const WRAPPED = Symbol('sprintTrainLift');
 
+/** One live ScheduleController and what the hook keeps of it. */
+interface Controller {
+  readonly instance: ScheduleControllerInstance;
+  readonly originalStart: (v?: number) => void;
+  /** dash.js stopped this loop itself (clearScheduleTimer: a seek, a quality switch being prepared, a quota error) and has not restarted it. */
+  stoppedByDash: boolean;
+}
+
 export function installSchedulerHook(dash: MediaPlayerClass, hooks: SchedulerHooks): SchedulerHandle {
-  const controllers = new Map<string, { instance: ScheduleControllerInstance; originalStart: (v?: number) => void }>();
+  /**
+   * Live controllers per media type, oldest first: with multi-period content
+   * the next period's are created (preloading) while the current one's still
+   * run, and either may be reset first.
+   */
+  const controllers = new Map<string, Controller[]>();
+  const live = (type: string): Controller[] => controllers.get(type) ?? [];
+  /** The controller of `type` for stream `streamId` if given and live, else the newest. */
+  function controllerFor(type: string, streamId?: string): Controller | undefined {
+    const list = live(type);
+    if (streamId !== undefined) {
+      const match = list.find((c) => {
+        try {
+          return c.instance.getStreamId() === streamId;
+        } catch {
+          return false;
+        }
+      });
+      if (match) return match;
+    }
+    return list[list.length - 1];
+  }
   /** True while bufferTarget() reads dash.js's own target. */
   let ownTargetOnly = false;
   let warnedNoLift = false;
@@ -167,21 +199,29 @@ export function installSchedulerHook(dash: MediaPlayerClass, hooks: SchedulerHoo
       const originalClear = instance.clearScheduleTimer.bind(instance);
       const originalReset = instance.reset.bind(instance);
       const originalDelay = instance.getTimeToLoadDelay.bind(instance);
-      controllers.set(type, { instance, originalStart });
+      const me: Controller = { instance, originalStart, stoppedByDash: false };
+      controllers.set(type, [...live(type), me]);
       wrapTargetSources(config);
       return {
         startScheduleTimer(value?: number): void {
           // dash.js's own restarts (after an append, a switch, a seek) go
           // through here.
+          me.stoppedByDash = false;
           startWhenAllowed(instance, type, originalStart, value);
         },
         clearScheduleTimer(): void {
+          // Until dash.js restarts it, Sprint's reticks leave this loop alone.
+          me.stoppedByDash = true;
           cancelPoll(instance);
           originalClear();
         },
         reset(): void {
+          me.stoppedByDash = true;
           cancelPoll(instance);
-          if (controllers.get(type)?.instance === instance) controllers.delete(type);
+          controllers.set(
+            type,
+            live(type).filter((c) => c !== me),
+          );
           originalReset();
         },
         getTimeToLoadDelay(): number {
@@ -195,16 +235,18 @@ export function installSchedulerHook(dash: MediaPlayerClass, hooks: SchedulerHoo
   dash.on('fragmentLoadingStarted', (e: { request?: DashFragmentRequestLike & { representation?: { id?: string } } }) => {
     const req = e.request;
     if (!req || req.type !== INIT_SEGMENT_TYPE || !req.mediaType || !req.representation?.id) return;
-    controllers.get(req.mediaType)?.instance.setLastInitializedRepresentationId(req.representation.id);
+    const streamId = (req.representation as { mediaInfo?: { streamInfo?: { id?: string } } }).mediaInfo?.streamInfo?.id;
+    controllerFor(req.mediaType, streamId)?.instance.setLastInitializedRepresentationId(req.representation.id);
   });
   return {
     retick(type: string): void {
-      controllers.get(type)?.originalStart(0);
+      const c = controllerFor(type);
+      if (c && !c.stoppedByDash && !disposed) c.originalStart(0);
     },
     bufferTarget(type: string): number {
       ownTargetOnly = true;
       try {
-        return controllers.get(type)?.instance.getBufferTarget() ?? NaN;
+        return controllerFor(type)?.instance.getBufferTarget() ?? NaN;
       } catch {
         return NaN;
       } finally {

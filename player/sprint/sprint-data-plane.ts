@@ -39,7 +39,7 @@ import { parseRange } from '../../src/sprintx/range-plan';
 import { TrainPolicy, trainWindow } from '../../src/train/train-policy';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE, type DashFragmentRequestLike } from '../dataplane/dash-request';
-import { recordDashFragment, StockDataPlane } from '../dataplane/stock';
+import { recordDashFragment } from '../dataplane/stock';
 import { bufferLength } from '../dash/buffer-level';
 import { installLoaderHook } from '../dash/loader-hook';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler, WireTiming } from '../dash/loader-types';
@@ -124,8 +124,6 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   /** RTT from the transport's TCP_INFO on the connection carrying the trains, when it can read it. */
   private readonly tcpRtt = new RttEstimator();
   private degraded: string | null = null;
-  /** After a fallback, dash.js loads segments itself; this keeps recording them. */
-  private stockAfterFallback: StockDataPlane | null = null;
   private consecutiveFailures = 0;
   private unsubscribeUnavailable: (() => void) | null = null;
   /** Requests dash.js's FragmentModel scheduled (not the sidx/init probes of SegmentBaseLoader). */
@@ -133,11 +131,14 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private readonly onLoadingStarted = (e: { request?: object }): void => {
     if (e.request) this.scheduled.add(e.request);
   };
-  /** Video segment requests Sprint left to dash.js (a range it could not read). */
-  private readonly declined = new WeakSet<object>();
-  /** Segments dash.js loaded itself: the types Sprint does not carry (audio), and what it declined. */
+  /**
+   * Segment requests Sprint answered (its own stats records). Every other
+   * segment dash.js loads itself — audio, a request Sprint declined, all of
+   * them after a fallback — is recorded from dash.js's fragment events.
+   */
+  private readonly carried = new WeakSet<object>();
   private loadedByDash(req: DashFragmentRequestLike | undefined): req is DashFragmentRequestLike {
-    return this.ctx !== null && this.degraded === null && req !== undefined && (req.mediaType !== TRAIN_MEDIA_TYPE || this.declined.has(req));
+    return this.ctx !== null && req !== undefined && !this.carried.has(req);
   }
   private readonly onDashCompleted = (e: { request?: DashFragmentRequestLike; error?: unknown }): void => {
     if (this.loadedByDash(e.request)) recordDashFragment((this.ctx as DataPlaneContext).stats, e.request, false, e.error);
@@ -145,15 +146,23 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private readonly onDashAbandoned = (e: { request?: DashFragmentRequestLike }): void => {
     if (this.loadedByDash(e.request)) recordDashFragment((this.ctx as DataPlaneContext).stats, e.request, true, null);
   };
-  /** A seek: the running train's segments were for another position. */
+  /**
+   * A seek ends the running train at once, and the next request begins a new
+   * one even if requests from before the seek are still outstanding (they
+   * finish into the train they belong to).
+   */
+  private trainBreak = false;
   private readonly onSeeking = (): void => {
     const t = this.types.get(TRAIN_MEDIA_TYPE);
-    if (t) this.endTrain(t);
+    if (!t?.train || t.train.endMs !== null) return;
+    this.finishTrain(t, nowMs());
+    this.trainBreak = true;
   };
-  /** The browser refused an append for lack of buffer space: trains stop going past dash.js's target. */
-  private readonly onQuotaExceeded = (): void => {
-    if (!this.ctx || this.quotaExceeded) return;
+  /** The browser refused a video append for lack of buffer space: trains stop going past dash.js's target. */
+  private readonly onQuotaExceeded = (e: { mediaType?: string }): void => {
+    if (!this.ctx || e.mediaType !== TRAIN_MEDIA_TYPE || this.quotaExceeded) return;
     this.quotaExceeded = true;
+    this.state(TRAIN_MEDIA_TYPE).policy.minimumTrain = false;
     this.ctx.stats.count('sprint.quotaExceeded');
     this.ctx.log.warn('the browser\'s media buffer is full (quota exceeded): trains no longer go past dash.js\'s buffer target');
   };
@@ -218,7 +227,6 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.prober?.stop();
     this.scheduler?.dispose();
     this.unsubscribeUnavailable?.();
-    this.stockAfterFallback?.destroy();
     if (this.pathTimer !== null) clearInterval(this.pathTimer);
     if (this.watchdog !== null) clearInterval(this.watchdog);
     for (const t of this.types.values()) for (const e of t.queue) e.ticket?.cancel();
@@ -273,8 +281,6 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     ctx.stats.setMode('stock', `fell back from sprint during playback: ${reason}`);
     ctx.stats.count('sprint.fallbacks');
     ctx.log.warn(`falling back to stock loading: ${reason}`);
-    this.stockAfterFallback = new StockDataPlane();
-    this.stockAfterFallback.install(ctx);
   }
 
 
@@ -313,9 +319,9 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.closeTrainIfDone(t, nowMs());
   }
 
-  /** Ends the running train now (downloading stopped before it was spent). */
+  /** Ends the running train (downloading stopped before it was spent) as of its last byte. */
   private endTrain(t: TypeState): void {
-    const at = nowMs();
+    const at = t.train && t.lastByteMs >= t.train.startMs ? t.lastByteMs : nowMs();
     t.policy.end(at);
     this.closeTrainIfDone(t, at);
   }
@@ -400,6 +406,17 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   }
 
   tryLoad(req: LoaderRequest, resp: LoaderResponse): boolean {
+    const fr = req.customData.request;
+    const taken = this.take(req, resp);
+    if (fr) {
+      // dash.js retries a failed request with the same object: it counts as Sprint's only while Sprint carries it.
+      if (taken) this.carried.add(fr);
+      else this.carried.delete(fr);
+    }
+    return taken;
+  }
+
+  private take(req: LoaderRequest, resp: LoaderResponse): boolean {
     const ctx = this.ctx;
     const fr = req.customData.request;
     // Only segments dash.js scheduled for the buffer ride trains; its index
@@ -418,7 +435,6 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         range = parseRange(fr.range);
       } catch {
         ctx.log.warn(`sprint: segment range ${JSON.stringify(fr.range)} is not a byte range; dash.js loads it itself`);
-        this.declined.add(fr);
         return false;
       }
     }
@@ -428,7 +444,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const mediaSec = fr.type === MEDIA_SEGMENT_TYPE && Number.isFinite((fr as { duration?: number }).duration) ? ((fr as { duration?: number }).duration as number) : 0;
     const expected = range ? range.end - range.start + 1 : bitrate && mediaSec ? Math.round((bitrate * mediaSec) / 8) : 0;
     const at = nowMs();
-    if (this.outstanding(t) === 0 && !t.policy.trainUnspent) {
+    if ((this.outstanding(t) === 0 || this.trainBreak) && !t.policy.trainUnspent) {
+      this.trainBreak = false;
       // The window is sized by the media segments to come (a train often
       // starts with an init segment of a few hundred bytes).
       const typicalSegmentBytes = bitrate ? Math.max(expected, Math.round((bitrate * (mediaSec || TYPICAL_SEGMENT_SEC)) / 8)) : expected;
@@ -570,17 +587,29 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       this.bandwidth.addTransfer(entry.bytes, wireSec);
     }
     if (entry.train) entry.train.completedBytes += entry.bytes;
-    t.policy.onCompleted(entry.bytes, atMs, this.outstanding(t));
+    this.policyCompleted(t, entry, entry.bytes, atMs);
     this.closeTrainIfDone(t, atMs);
     this.publishEstimates();
     this.release(entry.type);
     this.maybeRetick(entry.type);
   }
 
+  /** A request of the running train finished (a request of a train a seek ended only adds to its record). */
+  private policyCompleted(t: TypeState, entry: Entry, bytes: number, atMs: number): void {
+    if (entry.train === t.train) t.policy.onCompleted(bytes, atMs, this.outstanding(t));
+  }
+
   private closeTrainIfDone(t: TypeState, atMs: number): void {
     const train = t.train;
     if (!train || train.endMs !== null) return;
     if (this.outstanding(t) > 0 || t.policy.trainUnspent) return;
+    this.finishTrain(t, atMs);
+  }
+
+  /** Ends the running train in the policy and its record. */
+  private finishTrain(t: TypeState, atMs: number): void {
+    const train = t.train;
+    if (!train || train.endMs !== null) return;
     t.policy.end(atMs);
     train.endMs = atMs;
     const sec = (atMs - train.startMs) / 1000;
@@ -609,7 +638,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (this.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) this.degrade(`${this.consecutiveFailures} requests in a row failed (last: ${reason})`);
     ctx?.log.warn(`request ${entry.url}${entry.range ? ` bytes=${entry.range.start}-${entry.range.end}` : ''} failed: ${reason}`);
     const t = this.state(entry.type);
-    t.policy.onCompleted(0, nowMs(), this.outstanding(t));
+    this.policyCompleted(t, entry, 0, nowMs());
     this.closeTrainIfDone(t, nowMs());
     this.release(entry.type);
   }
@@ -622,8 +651,9 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     entry.record.cancelled = true;
     entry.record.wastedBytes = entry.bytes;
     this.ctx?.stats.count('sprint.abortedByDash');
+    this.recordSegment(entry, 'aborted');
     const t = this.state(entry.type);
-    if (wasLoading) t.policy.onCompleted(0, nowMs(), this.outstanding(t));
+    if (wasLoading) this.policyCompleted(t, entry, 0, nowMs());
     this.closeTrainIfDone(t, nowMs());
     entry.req.customData.onabort?.();
     this.release(entry.type);
@@ -652,7 +682,6 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   }
 
   private deliver(e: Entry): void {
-    const ctx = this.ctx;
     const data = new Uint8Array(e.bytes);
     let at = 0;
     for (const p of e.pieces) {
@@ -674,8 +703,15 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       traces,
     };
     e.record.segmentsServed = 1;
-    const fr = custom.request;
-    ctx?.stats.addSegment({
+    this.recordSegment(e, e.status >= 200 && e.status <= 299 ? 'ok' : 'error');
+    custom.onprogress?.({ loaded: e.bytes, total: e.bytes, lengthComputable: true });
+    custom.onloadend?.();
+  }
+
+  /** The segment dash.js asked for and what became of it (as stock records its own). */
+  private recordSegment(e: Entry, status: 'ok' | 'error' | 'aborted'): void {
+    const fr = e.req.customData.request;
+    this.ctx?.stats.addSegment({
       kind: e.kind,
       mediaType: e.type,
       url: e.url,
@@ -687,11 +723,9 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       requestMs: e.requestMs,
       firstByteMs: e.firstByteMs,
       endMs: e.lastByteMs ?? nowMs(),
-      status: e.status >= 200 && e.status <= 299 ? 'ok' : 'error',
+      status,
       transferId: e.record.id,
     });
-    custom.onprogress?.({ loaded: e.bytes, total: e.bytes, lengthComputable: true });
-    custom.onloadend?.();
   }
 
   private failToDash(e: Entry): void {
@@ -699,6 +733,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     e.resp.status = 0;
     e.resp.statusText = `sprint: ${e.error ?? 'request failed'}`;
     this.ctx?.stats.count('sprint.failedBackToDash');
+    this.recordSegment(e, 'error');
     e.req.customData.onloadend?.();
   }
 

@@ -58,7 +58,8 @@ export interface IssueContext {
 export class TrainPolicy {
   private current: TrainSnapshot | null = null;
   private nextId = 1;
-  readonly minimumTrain: boolean;
+  /** Enforce the minimum train past the buffer target; turned off for good after a buffer quota error. */
+  minimumTrain: boolean;
 
   constructor(options: TrainPolicyOptions = {}) {
     this.minimumTrain = options.minimumTrain ?? true;

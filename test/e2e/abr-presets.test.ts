@@ -35,5 +35,14 @@ describe.each(['buffer', 'bw-90'])('ABR preset %s', (abr) => {
     // dash.js's default target (18 s) would cap the buffer near 22 s.
     if (abr === 'buffer') expect(Math.max(...s.samples.map((x) => x.videoBufferSec))).toBeGreaterThan(30);
     if (abr === 'buffer') expect(new Set(video.map((x) => x.bandwidth)).size).toBeGreaterThan(2);
+    // What dash.js itself runs with.
+    const settings = await stack.page.evaluate(() => {
+      const s = (window as unknown as { sprintPlayer: { dash: { getSettings(): { streaming: { buffer: Record<string, unknown>; abr: { rules: Record<string, { active: boolean }> } } } } } }).sprintPlayer.dash.getSettings();
+      return { buffer: s.streaming.buffer, abandon: s.streaming.abr.rules.abandonRequestsRule?.active };
+    });
+    expect(settings.buffer.fastSwitchEnabled).toBe(false);
+    expect(settings.abandon).toBe(false);
+    if (abr === 'buffer') expect(settings.buffer.bufferTimeDefault).toBe(240);
+    else expect(settings.buffer.bufferTimeDefault).toBe(18);
   });
 });

@@ -105,3 +105,42 @@ describe('the minimum train past dash.js buffer target', () => {
     expect(s.playback.errors).toEqual([]);
   });
 });
+
+/**
+ * A seek while a train runs: dash.js aborts or keeps the train's requests,
+ * stops and restarts its own loop; Sprint ends the train, leaves the loop
+ * alone until dash.js restarts it, and a new train starts at the new
+ * position. Playback continues from there, segments in order.
+ */
+describe('a seek during a train', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ rateLimitBitsPerSec: 4e6 });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('ends the train, starts a new one at the new position and plays on', async () => {
+    await stack.page.goto(demoUrl(stack.origin, { layout: 'unchunked', mode: 'sprint', transport: 'fetch', abr: 'bw-10', buffer: '8', chunk: '3000000' }));
+    await waitForPlayback(stack.page, 2, 120_000);
+    const seekAt = Date.now();
+    await stack.page.evaluate(() => {
+      (window as unknown as { sprintPlayer: { dash: { seek(t: number): void } } }).sprintPlayer.dash.seek(60);
+    });
+    const s = await waitForPlayback(stack.page, 68, 120_000);
+    expect(s.playback.errors).toEqual([]);
+    const trains = s.trains.filter((t) => t.mediaType === 'video');
+    // Every train from before the seek has ended (3 MB at 0.3 Mbit/s is 80 s
+    // of media: the first is still running at the seek), and a new one began
+    // after it even if dash.js kept a request from before the seek.
+    expect(trains.filter((t) => t.startMs < seekAt).length).toBeGreaterThan(0);
+    expect(trains.filter((t) => t.startMs < seekAt && t.endMs === null)).toEqual([]);
+    expect(trains.some((t) => t.startMs > seekAt)).toBe(true);
+    // After the seek dash.js got the segments from 60 s on, in order, each once.
+    const after = s.segments.filter((x) => x.mediaType === 'video' && x.kind === 'media' && x.status === 'ok' && x.requestMs > seekAt);
+    expect(after.length).toBeGreaterThan(1);
+    expect(after[0]?.index).toBeGreaterThanOrEqual(14);
+    for (let i = 1; i < after.length; i++) expect(after[i]?.index).toBe((after[i - 1]?.index as number) + 1);
+  });
+});

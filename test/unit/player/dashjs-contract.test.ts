@@ -69,7 +69,7 @@ describe('dash.js scheduling internals the Sprint scheduler hook relies on', () 
     expect(bundle).toContain("ScheduleController.__dashjs_factory_name = 'ScheduleController'");
     const sc = section('function ScheduleController(config) {', 40000);
     const exported = sc.slice(sc.indexOf('instance = {'), sc.indexOf('instance = {') + 600);
-    for (const name of ['startScheduleTimer', 'setLastInitializedRepresentationId', 'getBufferTarget', 'getTimeToLoadDelay', 'getType']) {
+    for (const name of ['startScheduleTimer', 'clearScheduleTimer', 'reset', 'getStreamId', 'setLastInitializedRepresentationId', 'getBufferTarget', 'getTimeToLoadDelay', 'getType']) {
       expect(exported).toContain(name);
     }
     // the schedule loop asks the ABR at issue time

@@ -39,6 +39,10 @@ describe('nginxConfig', () => {
   it.each(['/m"; evil', '/m;x', '/m{', '/m$x', '/m\nx'])('refuses a path nginx would misread: %p', (bad) => {
     expect(() => nginxConfig({ ...base, mediaDir: bad })).toThrow(/unsupported character/);
   });
+
+  it.each(['0.0.0.0:80; include /etc/passwd', 'example.com', ''])('refuses a host that is not an IP address: %p', (host) => {
+    expect(() => nginxConfig({ ...base, host })).toThrow(/host must be an IP address/);
+  });
 });
 
 async function freePort(): Promise<number> {
