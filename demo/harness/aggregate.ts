@@ -13,6 +13,7 @@ import type { RunSummary } from './run-summary';
 
 export const METRICS = [
   'percentOfFairShare',
+  'videoOnlyPercentOfFairShare',
   'bulkPercentOfFairShare',
   'bitrateBps',
   'bitratePercentOfFairShare',
@@ -100,6 +101,7 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
   const mean = (v: number[]): number | null => (v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : null);
   return {
     percentOfFairShare: flow ? flow.percentOfFairShare : null,
+    videoOnlyPercentOfFairShare: flow?.videoOnlyPercentOfFairShare ?? null,
     bulkPercentOfFairShare: mean(bulk.map((b) => b.percentOfFairShare)),
     bitrateBps: player?.bitrateMedianBps ?? null,
     bitratePercentOfFairShare: player?.bitrateMedianBps != null && run.fairShareBitsPerSec ? (100 * player.bitrateMedianBps) / run.fairShareBitsPerSec : null,

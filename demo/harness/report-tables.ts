@@ -69,6 +69,14 @@ export function summaryTables(agg: Aggregate): TableModel[] {
     note: 'Median [min–max] over the repeats. 100 = exactly the fair share; the control column is a bulk flow in the video\'s place.',
     blocks: perRate(agg, all, metric('percentOfFairShare', 1), 'percentOfFairShare'),
   });
+  if (players.length > 0) {
+    tables.push({
+      id: 'video-only-share',
+      title: 'Video bytes alone, % of fair share',
+      note: 'The table above counts everything a player\'s port carried on the wire: its video and its audio (dash.js fetches audio on a connection of its own, in every mode). Here only the video segments\' bytes count (the origin\'s access log, spread over the time each response was sent), against the same fair share: the paper\'s "video flow".',
+      blocks: perRate(agg, players, metric('videoOnlyPercentOfFairShare', 1), 'videoOnlyPercentOfFairShare'),
+    });
+  }
   tables.push({
     id: 'bulk-share',
     title: 'Bulk flows\' % of fair share',
@@ -121,7 +129,7 @@ export function summaryTables(agg: Aggregate): TableModel[] {
     tables.push({
       id: 'data-plane',
       title: 'What the data plane did',
-      note: 'Transfer = one request on the wire (stock: one per segment; Sprint-x: one expanded range request; Sprint: one request of a train). Train MB = bytes a Sprint train completed (open trains as they stood at the end). Server RTT and cwnd are the server\'s (ss -ti); probe RTT is the player\'s ~1 s probe requests, TCP_INFO RTT the client\'s kernel estimate on the connection carrying Sprint\'s trains (the RTT Sprint sizes chunks with when it has it); medians over the window.',
+      note: 'Transfer = one request on the wire (stock: one per segment; Sprint-x: one expanded range request; Sprint: one request of a train). Train MB = bytes a Sprint train completed (open trains as they stood at the end). Server RTT and cwnd are the server\'s (ss -ti) on the port\'s busiest connection; probe RTT is the player\'s ~1 s probe requests, TCP_INFO RTT the client\'s kernel estimate on the connection carrying Sprint\'s trains (the RTT Sprint sizes chunks with when it has it); medians over the window.',
       blocks: [{ caption: null, header: ['condition', 'player', 'mode in force', 'why', 'video transfer MB', 'model chunk MB', 'train MB', 'server RTT ms', 'probe RTT ms', 'TCP_INFO RTT ms', 'server cwnd'], rows }],
     });
   }

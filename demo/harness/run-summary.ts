@@ -13,6 +13,9 @@ import * as path from 'path';
 import { readJsonl } from '../testbed/jsonl';
 import { bytesInWindow, FlowSeries, meetTimeS, Summary, summarize, unfairness, Window } from '../testbed/metrics';
 import { readWireSeries } from '../testbed/wire-series';
+import { defaultMediaRoot, contentDir, CONTENT_FILE } from '../content/generate';
+import type { ContentInfo } from '../content/content-info';
+import { MediaKind, mediaFiles, mediaRates } from './media-split';
 import { FlowSpec } from './plan';
 import { PlayerLine, PlayerSummary, summarizePlayer } from './player-summary';
 import { RunRecord, RUN_FORMAT } from './run';
@@ -29,12 +32,22 @@ export interface FlowResult {
   /** Mean throughput over the window (TCP payload on the wire), bit/s. */
   readonly bitsPerSec: number;
   readonly percentOfFairShare: number;
+  /**
+   * Players: the video bytes alone (the origin's access log), bit/s and % of
+   * the same fair share — the paper's "video flow"; the rest of bitsPerSec is
+   * the player's audio and HTTP/TCP overhead. Null when the log or the
+   * content description is missing.
+   */
+  readonly videoOnlyBitsPerSec?: number | null;
+  readonly videoOnlyPercentOfFairShare?: number | null;
+  readonly audioBitsPerSec?: number | null;
 }
 
 export interface TcpFigures {
   readonly samples: number;
   /** Distinct connections seen on this server port in the window. */
   readonly connections: number;
+  /** Of the port's busiest connection in the window (most bytes acknowledged). */
   readonly cwnd: Summary | null;
   readonly rttMs: Summary | null;
   readonly congestionControls: readonly string[];
@@ -90,6 +103,20 @@ export interface RunData {
   readonly players: Readonly<Record<string, PlayerLine[]>>;
   readonly ss: ReadonlyArray<Record<string, unknown>>;
   readonly qdisc: ReadonlyArray<Record<string, unknown>>;
+  /** origin-<port>.log lines of the players' origins, by flow id. */
+  readonly origins?: Readonly<Record<string, ReadonlyArray<Record<string, unknown>>>>;
+  /** File name → media type of the run's content set, or null if its content.json is gone. */
+  readonly mediaFiles?: ReadonlyMap<string, MediaKind> | null;
+}
+
+/** The media types of the content set's files (null when the set is not on this machine). */
+function loadMediaFiles(set: string): ReadonlyMap<string, MediaKind> | null {
+  try {
+    const info = JSON.parse(readFileSync(path.join(contentDir(set, defaultMediaRoot()), CONTENT_FILE), 'utf8')) as ContentInfo;
+    return mediaFiles(info);
+  } catch {
+    return null;
+  }
 }
 
 /** Reads a run directory's raw files. */
@@ -103,8 +130,11 @@ export function loadRunData(runDir: string): RunData {
     return existsSync(p) ? read(p) : empty;
   };
   const players: Record<string, PlayerLine[]> = {};
+  const origins: Record<string, Array<Record<string, unknown>>> = {};
   for (const f of record.flows) {
-    if (f.role === 'player') players[f.id] = opt(`player-${f.port}.jsonl`, (p) => readJsonl<PlayerLine>(p), []);
+    if (f.role !== 'player') continue;
+    players[f.id] = opt(`player-${f.port}.jsonl`, (p) => readJsonl<PlayerLine>(p), []);
+    origins[f.id] = opt(`origin-${f.port}.log`, (p) => readJsonl<Record<string, unknown>>(p), []);
   }
   return {
     record,
@@ -112,6 +142,8 @@ export function loadRunData(runDir: string): RunData {
     players,
     ss: opt('ss.jsonl', (p) => readJsonl<Record<string, unknown>>(p).filter((r) => r['kind'] === 'ss'), []),
     qdisc: opt('qdisc.jsonl', (p) => readJsonl<Record<string, unknown>>(p).filter((r) => r['kind'] === 'qdisc'), []),
+    origins,
+    mediaFiles: loadMediaFiles(record.settings.contentSet),
   };
 }
 
@@ -159,11 +191,32 @@ function tcpFigures(ss: RunData['ss'], port: number, window: Window | null): Tcp
   }
   let retransmits = 0;
   for (const v of byConn.values()) if (v.length > 0) retransmits += Math.max(...v) - Math.min(...v);
+  // cwnd and RTT of the connection that carried the most bytes in the window
+  // (a player's port also carries its audio, probes and page loads, whose
+  // small windows would otherwise pull the medians down).
+  const acked = new Map<number, number[]>();
+  for (const r of rows) {
+    const peer = num(r['peerPort']) ?? -1;
+    const b = num(r['bytesAcked']) ?? num(r['bytesSent']);
+    if (b === null) continue;
+    if (!acked.has(peer)) acked.set(peer, []);
+    acked.get(peer)?.push(b);
+  }
+  let busiest: number | null = null;
+  let most = -1;
+  for (const [peer, v] of acked) {
+    const moved = Math.max(...v) - Math.min(...v);
+    if (moved > most) {
+      most = moved;
+      busiest = peer;
+    }
+  }
+  const main = busiest === null ? rows : rows.filter((r) => (num(r['peerPort']) ?? -1) === busiest);
   return {
     samples: rows.length,
     connections: byConn.size,
-    cwnd: maybe(rows.map((r) => num(r['cwnd']))),
-    rttMs: maybe(rows.map((r) => num(r['rttMs']))),
+    cwnd: maybe(main.map((r) => num(r['cwnd']))),
+    rttMs: maybe(main.map((r) => num(r['rttMs']))),
     congestionControls: [...new Set(rows.map((r) => String(r['cc'] ?? 'unknown')))],
     retransmits,
   };
@@ -183,11 +236,15 @@ export function summarizeRun(data: RunData): RunSummary {
     const rates = ids.map((id) => (bytesInWindow(series, id, window) * 8) / window.durationS);
     total = rates.reduce((a, b) => a + b, 0);
     fair = total / ids.length; // paper §V-A: total ÷ number of flows
-    flows = record.flows.map((f, i) => ({
-      id: f.id, label: f.label, role: f.role, slot: f.slot,
-      bitsPerSec: rates[i] as number,
-      percentOfFairShare: fair && fair > 0 ? (100 * (rates[i] as number)) / fair : 0,
-    }));
+    const share = (bps: number): number => (fair && fair > 0 ? (100 * bps) / fair : 0);
+    flows = record.flows.map((f, i) => {
+      const base: FlowResult = { id: f.id, label: f.label, role: f.role, slot: f.slot, bitsPerSec: rates[i] as number, percentOfFairShare: share(rates[i] as number) };
+      if (f.role !== 'player') return base;
+      const log = data.origins?.[f.id] ?? [];
+      const split = data.mediaFiles && log.length > 0 ? mediaRates(log, window, data.mediaFiles) : null;
+      if (!split || split.records === 0) return { ...base, videoOnlyBitsPerSec: null, videoOnlyPercentOfFairShare: null, audioBitsPerSec: null };
+      return { ...base, videoOnlyBitsPerSec: split.videoBitsPerSec, videoOnlyPercentOfFairShare: share(split.videoBitsPerSec), audioBitsPerSec: split.audioBitsPerSec };
+    });
   }
   const videoRates = flows.filter((f) => f.slot === 'video').map((f) => f.bitsPerSec);
   const players = record.flows

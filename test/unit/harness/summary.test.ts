@@ -32,6 +32,34 @@ describe('run summary', () => {
     expect(s.unfairnessVideo).toBeNull();
   });
 
+  it("takes cwnd and RTT from the port's busiest connection, not its audio or probe connections", () => {
+    const data = runData(stockRun, 1.2);
+    const extra = data.ss.filter((r) => r['localPort'] === 8001).map((r, i) => ({ ...r, peerPort: 51000, cwnd: 10, rttMs: 5, bytesAcked: 1000 + i }));
+    const busy = data.ss.map((r, i) => (r['localPort'] === 8001 ? { ...r, bytesAcked: 1000 + i * 100_000 } : r));
+    const s = summarizeRun({ ...data, ss: [...busy, ...extra] });
+    expect(s.tcp['8001']!.connections).toBe(2);
+    expect(s.tcp['8001']!.cwnd!.median).toBe(20);
+    expect(s.tcp['8001']!.rttMs!.median).toBe(600);
+  });
+
+  it('splits a player\'s bytes into video and audio from its origin log', () => {
+    const data = runData(stockRun, 1.2);
+    const files = new Map([['rep-0.mp4', 'video' as const], ['rep-5.mp4', 'audio' as const]]);
+    const from = (summarizeRun(data).window as { fromS: number }).fromS;
+    const log = [
+      { url: '/media/demo/unchunked/rep-0.mp4', bytes: 1_000_000, start: (from + 1) * 1000, end: (from + 2) * 1000 },
+      { url: '/media/demo/unchunked/rep-5.mp4', bytes: 50_000, start: (from + 3) * 1000, end: (from + 3) * 1000 },
+    ];
+    const s = summarizeRun({ ...data, origins: { '8001': log }, mediaFiles: files });
+    const video = s.flows.find((f) => f.role === 'player')!;
+    const sec = (s.window as { durationS: number }).durationS;
+    expect(video.videoOnlyBitsPerSec).toBeCloseTo((1_000_000 * 8) / sec, 6);
+    expect(video.audioBitsPerSec).toBeCloseTo((50_000 * 8) / sec, 6);
+    expect(video.videoOnlyPercentOfFairShare).toBeCloseTo((100 * video.videoOnlyBitsPerSec!) / s.fairShareBitsPerSec!, 6);
+    // Without the content description there is no split, said as null.
+    expect(summarizeRun({ ...data, origins: { '8001': log }, mediaFiles: null }).flows.find((f) => f.role === 'player')!.videoOnlyBitsPerSec).toBeNull();
+  });
+
   it('keeps the server-side TCP and queue figures per flow', () => {
     const s = summarizeRun(runData(stockRun, 1.2));
     expect(s.tcp['8001']!.cwnd!.median).toBe(20);
