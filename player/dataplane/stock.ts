@@ -59,16 +59,25 @@ export function recordDashFragment(stats: StatsRecorder, req: DashFragmentReques
   });
 }
 
-export class StockDataPlane implements DataPlane {
-  readonly mode = 'stock' as const;
+/**
+ * Records, from dash.js's fragment events, every segment dash.js loads on its
+ * own network path: all of them in stock mode; in a Sprint mode, the ones
+ * the data plane left to dash.js (audio, requests it declined, everything
+ * after a fallback). A data plane tells it which loads it answered itself
+ * (`noteLoad`): those it records with its own wire figures, so nothing is
+ * recorded twice.
+ */
+export class DashFragmentRecorder {
   private ctx: DataPlaneContext | null = null;
+  /** Requests the data plane answered. dash.js retries a failed request with the same object. */
+  private readonly carried = new WeakSet<object>();
 
   private readonly onCompleted = (e: FragmentEvent): void => {
-    if (this.ctx && e.request) recordDashFragment(this.ctx.stats, e.request, false, e.error);
+    if (this.ctx && e.request && !this.carried.has(e.request)) recordDashFragment(this.ctx.stats, e.request, false, e.error);
   };
 
   private readonly onAbandoned = (e: FragmentEvent): void => {
-    if (this.ctx && e.request) recordDashFragment(this.ctx.stats, e.request, true, null);
+    if (this.ctx && e.request && !this.carried.has(e.request)) recordDashFragment(this.ctx.stats, e.request, true, null);
   };
 
   install(ctx: DataPlaneContext): void {
@@ -78,11 +87,31 @@ export class StockDataPlane implements DataPlane {
     ctx.dash.on(ev.FRAGMENT_LOADING_ABANDONED, this.onAbandoned);
   }
 
+  /** The data plane answered this load itself (`answered`), or left it to dash.js. */
+  noteLoad(request: object | null | undefined, answered: boolean): void {
+    if (!request) return;
+    if (answered) this.carried.add(request);
+    else this.carried.delete(request);
+  }
+
   destroy(): void {
     if (!this.ctx) return;
     const ev = this.ctx.dashjs.MediaPlayer.events;
     this.ctx.dash.off(ev.FRAGMENT_LOADING_COMPLETED, this.onCompleted);
     this.ctx.dash.off(ev.FRAGMENT_LOADING_ABANDONED, this.onAbandoned);
     this.ctx = null;
+  }
+}
+
+export class StockDataPlane implements DataPlane {
+  readonly mode = 'stock' as const;
+  private readonly recorder = new DashFragmentRecorder();
+
+  install(ctx: DataPlaneContext): void {
+    this.recorder.install(ctx);
+  }
+
+  destroy(): void {
+    this.recorder.destroy();
   }
 }

@@ -38,8 +38,8 @@ import { chunkSize } from '../../src/model/chunk-size';
 import { parseRange } from '../../src/sprintx/range-plan';
 import { TrainPolicy, trainWindow } from '../../src/train/train-policy';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
-import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE, type DashFragmentRequestLike } from '../dataplane/dash-request';
-import { recordDashFragment } from '../dataplane/stock';
+import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
+import { DashFragmentRecorder } from '../dataplane/stock';
 import { bufferLength } from '../dash/buffer-level';
 import { installLoaderHook } from '../dash/loader-hook';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler, WireTiming } from '../dash/loader-types';
@@ -131,21 +131,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private readonly onLoadingStarted = (e: { request?: object }): void => {
     if (e.request) this.scheduled.add(e.request);
   };
-  /**
-   * Segment requests Sprint answered (its own stats records). Every other
-   * segment dash.js loads itself — audio, a request Sprint declined, all of
-   * them after a fallback — is recorded from dash.js's fragment events.
-   */
-  private readonly carried = new WeakSet<object>();
-  private loadedByDash(req: DashFragmentRequestLike | undefined): req is DashFragmentRequestLike {
-    return this.ctx !== null && req !== undefined && !this.carried.has(req);
-  }
-  private readonly onDashCompleted = (e: { request?: DashFragmentRequestLike; error?: unknown }): void => {
-    if (this.loadedByDash(e.request)) recordDashFragment((this.ctx as DataPlaneContext).stats, e.request, false, e.error);
-  };
-  private readonly onDashAbandoned = (e: { request?: DashFragmentRequestLike }): void => {
-    if (this.loadedByDash(e.request)) recordDashFragment((this.ctx as DataPlaneContext).stats, e.request, true, null);
-  };
+  /** Records the segments dash.js loads itself: audio, what Sprint declines, everything after a fallback. */
+  private readonly dashLoads = new DashFragmentRecorder();
   /**
    * A seek ends the running train at once, and the next request begins a new
    * one even if requests from before the seek are still outstanding (they
@@ -200,10 +187,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     });
     ctx.dash.on('bytesAppendedEndFragment', this.onAppended);
     ctx.dash.on('fragmentLoadingStarted', this.onLoadingStarted);
-    const ev = ctx.dashjs.MediaPlayer.events;
-    ctx.dash.on(ev.FRAGMENT_LOADING_COMPLETED, this.onDashCompleted);
-    ctx.dash.on(ev.FRAGMENT_LOADING_ABANDONED, this.onDashAbandoned);
-    ctx.dash.on(ev.PLAYBACK_SEEKING, this.onSeeking);
+    this.dashLoads.install(ctx);
+    ctx.dash.on(ctx.dashjs.MediaPlayer.events.PLAYBACK_SEEKING, this.onSeeking);
     // A core event (not in MediaPlayer.events); MediaPlayer.on reaches the same bus.
     ctx.dash.on('quotaExceeded' as never, this.onQuotaExceeded);
     this.prober = new RttProber({
@@ -233,13 +218,11 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.types.clear();
     this.transport.close();
     if (this.stallTimer !== null) clearTimeout(this.stallTimer);
+    this.dashLoads.destroy();
     if (this.ctx) {
-      const ev = this.ctx.dashjs.MediaPlayer.events;
       this.ctx.dash.off('bytesAppendedEndFragment', this.onAppended);
       this.ctx.dash.off('fragmentLoadingStarted', this.onLoadingStarted);
-      this.ctx.dash.off(ev.FRAGMENT_LOADING_COMPLETED, this.onDashCompleted);
-      this.ctx.dash.off(ev.FRAGMENT_LOADING_ABANDONED, this.onDashAbandoned);
-      this.ctx.dash.off(ev.PLAYBACK_SEEKING, this.onSeeking);
+      this.ctx.dash.off(this.ctx.dashjs.MediaPlayer.events.PLAYBACK_SEEKING, this.onSeeking);
       this.ctx.dash.off('quotaExceeded' as never, this.onQuotaExceeded);
     }
     this.ctx = null;
@@ -406,13 +389,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   }
 
   tryLoad(req: LoaderRequest, resp: LoaderResponse): boolean {
-    const fr = req.customData.request;
     const taken = this.take(req, resp);
-    if (fr) {
-      // dash.js retries a failed request with the same object: it counts as Sprint's only while Sprint carries it.
-      if (taken) this.carried.add(fr);
-      else this.carried.delete(fr);
-    }
+    this.dashLoads.noteLoad(req.customData.request, taken);
     return taken;
   }
 

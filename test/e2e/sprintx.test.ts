@@ -35,7 +35,7 @@ describe('sprint-x on unchunked content', () => {
     const ended = transfers.filter((t) => t.endMs !== null && !t.cancelled);
     expect(ended.length).toBeGreaterThan(0);
     const media = mediaRecords(stack.origin).filter((r) => r.status === 206 && rangeBytes(r) > 2);
-    const played = s.segments.filter((x) => x.kind === 'media' && x.status === 'ok');
+    const played = s.segments.filter((x) => x.kind === 'media' && x.status === 'ok' && x.mediaType === 'video');
 
     // Every expanded request on the wire is at least the chunk size its
     // transfer targeted, or runs to the end of the file.
@@ -50,8 +50,15 @@ describe('sprint-x on unchunked content', () => {
     // sidx, init segments or RTT probes) than media segments played
     const expandedOnWire = media.filter((r) => transfers.some((t) => r.range === `bytes=${t.range}` && t.url.endsWith(r.url)));
     expect(expandedOnWire.length).toBeLessThan(played.length);
-    // each delivered segment names the transfer that carried it
+    // each delivered video segment names the expanded transfer that carried it
     for (const seg of played) expect(transfers.map((t) => t.id)).toContain(seg.transferId);
+    // audio stays on dash.js's own loading, one request per segment, each recorded once
+    const audio = s.segments.filter((x) => x.kind === 'media' && x.status === 'ok' && x.mediaType === 'audio');
+    expect(audio.length).toBeGreaterThan(0);
+    const stockIds = s.transfers.filter((t) => t.via === 'stock').map((t) => t.id);
+    for (const seg of audio) expect(stockIds).toContain(seg.transferId);
+    expect(new Set(audio.map((x) => x.transferId)).size).toBe(audio.length);
+    expect(transfers.some((t) => /rep-5/.test(t.url))).toBe(false);
     expect(s.estimates.rttSamples).toBeGreaterThan(0);
     expect(s.estimates.chunkBytes).toBeGreaterThan(0);
   });
