@@ -15,6 +15,7 @@ const COMMANDS = {
   content: { module: 'dist/demo/content/cli.js', summary: 'generate the demo DASH content' },
   ab: { module: 'dist/demo/harness/ab-cli.js', summary: 'run an A/B evaluation' },
   report: { module: 'dist/demo/harness/report-cli.js', summary: 'summarise evaluation results' },
+  wire: { module: 'dist/demo/harness/wire-log-cli.js', summary: 'a player\'s requests on the wire, from an origin access log: trains, expanded requests' },
 };
 
 const EXIT_USAGE = 2;

@@ -1,0 +1,192 @@
+// `sprint wire`: what a player did on the wire, from an origin's access log
+// (wire-log.ts): its media requests per connection grouped into bursts of
+// back-to-back requests — Sprint's pipelined trains (paper §IV-B1), Sprint-x's
+// expanded range requests (§IV-B2), stock's one request per segment — each
+// beside the model's target from the player's own log when there is one.
+// Takes an access log (with an optional player log) or an A/B run folder
+// (origin-<port>.log beside player-<port>.jsonl). Reads files only.
+
+import * as fs from 'fs';
+import * as path from 'path';
+import { OptionsSpec, parseArgs, UsageError } from '../../src/cli/args';
+import { CliIo, processIo, reportError } from '../../src/cli/io';
+import { Burst, bursts, isProbe, matchPlanned, mediaTypesOf, parseWireLine, PlannedTransfer, plannedTransfers, WireRequest } from './wire-log';
+
+const SPEC: OptionsSpec = {
+  player: { kind: 'value' },
+  type: { kind: 'value' },
+  json: { kind: 'flag' },
+  help: { kind: 'flag', short: 'h' },
+};
+
+export const USAGE = `Usage: sprint wire ACCESS_LOG [--player PLAYER_LOG] [--type video|audio] [--json]
+       sprint wire RUN_DIR [--type video|audio] [--json]
+
+Groups a player's media requests in an origin access log (sprint serve --log,
+the nginx origin, or origin-<port>.log of a sprint ab run) into bursts per
+connection: runs of requests where each one arrived before the previous
+response on its connection ended. A Sprint train is one burst of pipelined
+requests; a Sprint-x expanded request or a stock segment request is a burst
+of one. With the player's log (player-<port>.jsonl of a sprint ab run) each
+burst is set beside the model's target of the train or expanded request that
+overlaps it. RUN_DIR pairs origin-<port>.log with player-<port>.jsonl.
+
+  --player FILE   the player's log, for the model's targets and media types
+  --type T        only bursts of media type T (needs the player's log)
+  --json          one JSON object per origin log instead of tables
+`;
+
+interface LogPair {
+  readonly accessLog: string;
+  readonly playerLog: string | null;
+}
+
+function readLines(file: string): string[] {
+  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+}
+
+function readPlayerLog(file: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const line of readLines(file)) {
+    try {
+      const v: unknown = JSON.parse(line);
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) out.push(v as Record<string, unknown>);
+    } catch {
+      // a line cut short by an interrupted run: skipped like the harness does
+    }
+  }
+  return out;
+}
+
+/** The logs to read: one pair, or every player of a run folder that has an origin log. */
+function logPairs(target: string, playerLog: string | null): LogPair[] {
+  if (!fs.existsSync(target)) throw new UsageError(`${target}: no such file or folder`);
+  if (!fs.statSync(target).isDirectory()) return [{ accessLog: target, playerLog }];
+  if (playerLog !== null) throw new UsageError('--player goes with an access log, not a run folder');
+  const pairs: LogPair[] = [];
+  for (const name of fs.readdirSync(target).sort()) {
+    const m = /^player-(\d+)\.jsonl$/.exec(name);
+    if (!m) continue;
+    const access = path.join(target, `origin-${m[1]}.log`);
+    if (fs.existsSync(access)) pairs.push({ accessLog: access, playerLog: path.join(target, name) });
+  }
+  if (pairs.length === 0) throw new UsageError(`${target}: no player-<port>.jsonl with an origin-<port>.log beside it`);
+  return pairs;
+}
+
+const mb = (bytes: number): string => (bytes / 1e6).toFixed(2);
+const median = (xs: readonly number[]): number | null => {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+
+interface BurstRow {
+  readonly burst: Burst;
+  /** Media type of the burst's files (from the player's log), or null. */
+  readonly type: string | null;
+  readonly planned: PlannedTransfer | null;
+}
+
+function table(rows: readonly BurstRow[], t0: number): string[] {
+  const header = ['#', 'conn', 'type', 'from s', 'secs', 'requests', 'pipelined', 'MB', 'Mbit/s', 'model target MB', 'files'];
+  const body = rows.map(({ burst: b, type, planned: p }, i) => {
+    const secs = (b.toMs - b.fromMs) / 1000;
+    const target = p === null ? '–' : p.initialTargetBytes !== p.targetBytes ? `${mb(p.targetBytes)} (first ${mb(p.initialTargetBytes)}, ${p.label})` : `${mb(p.targetBytes)} (${p.label})`;
+    return [
+      String(i + 1),
+      String(b.conn),
+      type ?? '?',
+      ((b.fromMs - t0) / 1000).toFixed(1),
+      secs.toFixed(1),
+      String(b.requests) + (b.incomplete > 0 ? ` (${b.incomplete} cut)` : ''),
+      b.arrivalsKnown ? String(b.pipelined) : 'n/a',
+      mb(b.bytes),
+      secs > 0 && b.bytes >= 100_000 ? ((b.bytes * 8) / secs / 1e6).toFixed(2) : '–',
+      target,
+      b.files.length <= 3 ? b.files.join(' ') : `${b.files.slice(0, 3).join(' ')} +${b.files.length - 3}`,
+    ];
+  });
+  const all = [header, ...body];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  return all.map((r) => `  ${r.map((c, i) => c.padEnd(widths[i] as number)).join('  ')}`.trimEnd());
+}
+
+/** One summary line for a group of bursts (all, or one media type). */
+function summaryLine(label: string, rows: readonly BurstRow[]): string {
+  const requests = rows.reduce((s, r) => s + r.burst.requests, 0);
+  const pipelined = rows.reduce((s, r) => s + r.burst.pipelined, 0);
+  const conns = new Set(rows.map((r) => r.burst.conn));
+  const multi = rows.filter((r) => r.burst.requests > 1);
+  const bytes = rows.reduce((s, r) => s + r.burst.bytes, 0);
+  const biggest = Math.max(0, ...rows.map((r) => r.burst.bytes));
+  const targetMb = median(rows.flatMap((r) => (r.planned ? [r.planned.targetBytes] : [])));
+  return (
+    `  ${label}: ${requests} requests (${mb(bytes)} MB) on ${conns.size} connection(s), ${pipelined} pipelined (arrived before the response ahead ended); ` +
+    `${rows.length} bursts, ${multi.length} of more than one request; largest burst ${mb(biggest)} MB` +
+    (targetMb !== null ? `; median model target ${mb(targetMb)} MB` : '')
+  );
+}
+
+function describe(pair: LogPair, requests: readonly WireRequest[], rows: readonly BurstRow[]): string[] {
+  const t0 = Math.min(...requests.map((r) => r.startMs));
+  const probes = requests.filter(isProbe).length;
+  const lines = [`${pair.accessLog}${pair.playerLog ? ` (player log ${pair.playerLog})` : ''}`, summaryLine('media', rows)];
+  if (probes > 0) lines.push(`  (${probes} RTT probes — one-byte ranges or /probe — left out)`);
+  const types = [...new Set(rows.flatMap((r) => (r.type === null ? [] : [r.type])))].sort((a, b) => b.localeCompare(a));
+  if (types.length > 1) for (const type of types) lines.push(summaryLine(type, rows.filter((r) => r.type === type)));
+  if (rows.some((r) => !r.burst.arrivalsKnown)) lines.push('  (nginx log: no arrival times, bursts grouped by responses starting within 5 ms of the previous end)');
+  lines.push(...table(rows, t0), '');
+  return lines;
+}
+
+export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  let pairs: LogPair[];
+  let json = false;
+  let onlyType: string | null = null;
+  try {
+    const args = parseArgs(argv, SPEC, { allowPositionals: true });
+    if (args.flags.has('help')) {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    if (args.positionals.length !== 1) throw new UsageError(`expected one access log or run folder, got ${args.positionals.length} arguments`);
+    json = args.flags.has('json');
+    onlyType = args.values.get('type') ?? null;
+    if (onlyType !== null && onlyType !== 'video' && onlyType !== 'audio') throw new UsageError(`--type must be video or audio, got ${JSON.stringify(onlyType)}`);
+    pairs = logPairs(args.positionals[0] as string, args.values.get('player') ?? null);
+    if (onlyType !== null && pairs.some((p) => p.playerLog === null)) throw new UsageError('--type needs the player\'s log (--player, or a run folder) for the media types');
+  } catch (err) {
+    return reportError('wire', err, io);
+  }
+  try {
+    for (const pair of pairs) {
+      const lines = readLines(pair.accessLog);
+      const requests = lines.map(parseWireLine).filter((r): r is WireRequest => r !== null);
+      if (requests.length === 0) throw new Error(`${pair.accessLog}: no access-log records (expected JSON lines from sprint serve --log or the nginx origin)`);
+      const playerLines = pair.playerLog === null ? [] : readPlayerLog(pair.playerLog);
+      const planned = plannedTransfers(playerLines);
+      const types = mediaTypesOf(playerLines);
+      const lastEnd = Math.max(...requests.map((r) => r.endMs));
+      const rows = bursts(requests)
+        .map((b): BurstRow => {
+          const type = types.get(b.files[0] ?? '') ?? null;
+          return { burst: b, type, planned: matchPlanned(b, planned, lastEnd, type) };
+        })
+        .filter((r) => onlyType === null || r.type === onlyType);
+      if (json) io.stdout.write(`${JSON.stringify({ accessLog: pair.accessLog, playerLog: pair.playerLog, bursts: rows })}\n`);
+      else io.stdout.write(`${describe(pair, requests, rows).join('\n')}\n`);
+    }
+    return 0;
+  } catch (err) {
+    io.stderr.write(`sprint wire: ${(err as Error).message}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,247 @@
+// What one origin's access log says a player did on the wire (paper §IV-B):
+// its media requests grouped, per connection, into *bursts* — runs of
+// requests in which each one arrived before the response ahead of it on that
+// connection had ended, so the server never waited for a request. A Sprint
+// train (§IV-B1) is one burst of many pipelined requests; a Sprint-x expanded
+// range request (§IV-B2) and a stock segment request are bursts of one.
+// Each burst can be set beside what the player meant to do: the model's
+// target of the train (player log `train` records) or of the expanded
+// request (`transfer` records' targetChunkBytes). Pure: parsed lines in,
+// bursts out; wire-log-cli.ts reads the files.
+//
+// Our origin logs each request's arrival, response start and end (epoch ms).
+// nginx (nginx-origin.ts) logs only the end (epoch s) and its request time,
+// which starts when nginx begins that request, not when it arrived: for its
+// lines a burst continues while the next response starts within `gapMs` of
+// the previous one's end, and pipelining cannot be seen.
+
+/** One logged request, in epoch milliseconds. */
+export interface WireRequest {
+  readonly conn: number;
+  readonly url: string;
+  readonly range: string | null;
+  readonly status: number | null;
+  readonly bytes: number;
+  /** When the request had arrived; null when the log does not say (nginx). */
+  readonly arrivalMs: number | null;
+  /** When the response started (nginx: end minus request time). */
+  readonly startMs: number;
+  readonly endMs: number;
+  /** Null when the response went out whole; otherwise why not. */
+  readonly error: string | null;
+}
+
+/** A run of back-to-back media requests on one connection. */
+export interface Burst {
+  readonly conn: number;
+  readonly requests: number;
+  /** Requests that arrived before the previous response on the connection ended. */
+  readonly pipelined: number;
+  readonly bytes: number;
+  readonly fromMs: number;
+  readonly toMs: number;
+  /** Distinct file names, in first-seen order (the representations a train spanned). */
+  readonly files: readonly string[];
+  /** Requests whose response did not go out whole. */
+  readonly incomplete: number;
+  /** Whether arrival times were logged (false: nginx, grouped by response gaps). */
+  readonly arrivalsKnown: boolean;
+  /** The first request's Range header (a Sprint-x expanded request's span), or null. */
+  readonly firstRange: string | null;
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/**
+ * One access-log line (our origin's or nginx-origin.ts's JSON) as a request;
+ * null for lines that are not such records or that name no request.
+ */
+export function parseWireLine(line: string): WireRequest | null {
+  let r: Record<string, unknown>;
+  try {
+    const v: unknown = JSON.parse(line);
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
+    r = v as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  const conn = num(r['conn']);
+  const url = str(r['url']);
+  const bytes = num(r['bytes']);
+  const end = num(r['end']);
+  if (conn === null || url === null || bytes === null || end === null) return null;
+  const range = str(r['range']);
+  const status = num(r['status']);
+  if (r['server'] === 'nginx') {
+    const endMs = end * 1000;
+    const tookMs = (num(r['requestTimeS']) ?? 0) * 1000;
+    return { conn, url, range, status, bytes, arrivalMs: null, startMs: endMs - tookMs, endMs, error: null };
+  }
+  const arrival = num(r['arrival']);
+  const start = num(r['start']) ?? arrival ?? end;
+  const error = typeof r['error'] === 'string' ? r['error'] : r['complete'] === false ? 'incomplete' : null;
+  return { conn, url, range, status, bytes, arrivalMs: arrival, startMs: start, endMs: end, error };
+}
+
+/** Last path component of a URL, without the query. */
+export function fileOf(url: string): string {
+  return url.split('?')[0]?.split('/').pop() ?? '';
+}
+
+/** Media files by extension: what a DASH player fetches as segments. */
+export function isMediaUrl(url: string): boolean {
+  return /\.(mp4|m4s|m4a|m4v|webm|cmfv|cmfa)$/i.test(fileOf(url));
+}
+
+/**
+ * A player's RTT probe (player/estimates/rtt-prober.ts): a one-byte range
+ * (`bytes=0-0`) of a media file, or the origin's /probe. Not media.
+ */
+export function isProbe(r: Pick<WireRequest, 'url' | 'range'>): boolean {
+  return (r.range !== null && bareRange(r.range) === '0-0') || r.url.split('?')[0] === '/probe';
+}
+
+/**
+ * Groups `requests` (any order) into bursts per connection, in time order.
+ * RTT probes are left out.
+ * A request continues the burst of the previous media request on its
+ * connection if it arrived before that response ended (or, without arrival
+ * times, started within `gapMs` of its end).
+ */
+export function bursts(requests: readonly WireRequest[], isMedia: (url: string) => boolean = isMediaUrl, gapMs = 5): Burst[] {
+  const byConn = new Map<number, WireRequest[]>();
+  for (const r of requests) {
+    if (!isMedia(r.url) || isProbe(r)) continue;
+    const list = byConn.get(r.conn) ?? [];
+    list.push(r);
+    byConn.set(r.conn, list);
+  }
+  const out: Burst[] = [];
+  for (const [conn, list] of byConn) {
+    list.sort((a, b) => a.startMs - b.startMs);
+    let cur: WireRequest[] = [];
+    let pipelined = 0;
+    const flush = (): void => {
+      if (cur.length === 0) return;
+      const files: string[] = [];
+      for (const r of cur) if (!files.includes(fileOf(r.url))) files.push(fileOf(r.url));
+      out.push({
+        conn,
+        requests: cur.length,
+        pipelined,
+        bytes: cur.reduce((s, r) => s + r.bytes, 0),
+        fromMs: cur[0]?.startMs ?? 0,
+        toMs: Math.max(...cur.map((r) => r.endMs)),
+        files,
+        incomplete: cur.filter((r) => r.error !== null).length,
+        arrivalsKnown: cur.every((r) => r.arrivalMs !== null),
+        firstRange: cur[0]?.range ?? null,
+      });
+      cur = [];
+      pipelined = 0;
+    };
+    for (const r of list) {
+      const prev = cur[cur.length - 1];
+      const continues =
+        prev !== undefined && (r.arrivalMs !== null ? r.arrivalMs < prev.endMs : r.startMs - prev.endMs <= gapMs);
+      if (!continues) flush();
+      else if (r.arrivalMs !== null) pipelined += 1;
+      cur.push(r);
+    }
+    flush();
+  }
+  return out.sort((a, b) => a.fromMs - b.fromMs);
+}
+
+/** What the player meant a burst to be, from its own log. */
+export interface PlannedTransfer {
+  /** The model's target in bytes: a train's target, an expanded request's chunk size. */
+  readonly targetBytes: number;
+  /** A train's first target (before it was re-sized from fresher estimates); else the same. */
+  readonly initialTargetBytes: number;
+  readonly fromMs: number;
+  /** Null for a train still open when the log ended. */
+  readonly toMs: number | null;
+  readonly label: string;
+  /** An expanded request's file and byte range ("a-b"): it matches the one request that carried it. */
+  readonly request: { readonly file: string; readonly range: string } | null;
+}
+
+/**
+ * The model's targets from a player log's lines (`sprint ab` writes
+ * player-<port>.jsonl): Sprint's trains and Sprint-x's expanded requests.
+ */
+export function plannedTransfers(lines: readonly Record<string, unknown>[]): PlannedTransfer[] {
+  const out: PlannedTransfer[] = [];
+  // A train is logged again each time it changes: the last record wins.
+  const trains = new Map<number, Record<string, unknown>>();
+  for (const l of lines) {
+    if (l['kind'] === 'train' && num(l['id']) !== null && l['mediaType'] !== 'audio') trains.set(num(l['id']) as number, l);
+    if (l['kind'] === 'transfer' && l['via'] === 'sprint-x') {
+      const target = num(l['targetChunkBytes']);
+      const from = num(l['startMs']);
+      if (target === null || from === null) continue;
+      const url = str(l['url']);
+      const range = str(l['range']);
+      out.push({
+        targetBytes: target,
+        initialTargetBytes: target,
+        fromMs: from,
+        toMs: num(l['endMs']),
+        label: `sprint-x #${String(l['id'])}`,
+        request: url !== null && range !== null ? { file: fileOf(url), range: bareRange(range) } : null,
+      });
+    }
+  }
+  for (const [id, t] of trains) {
+    const target = num(t['targetBytes']);
+    const from = num(t['startMs']);
+    if (target === null || from === null) continue;
+    out.push({ targetBytes: target, initialTargetBytes: num(t['initialTargetBytes']) ?? target, fromMs: from, toMs: num(t['endMs']), label: `train #${id}`, request: null });
+  }
+  return out.sort((a, b) => a.fromMs - b.fromMs);
+}
+
+/** "bytes=a-b" or "a-b" → "a-b". */
+export function bareRange(range: string): string {
+  return range.replace(/^\s*bytes\s*=\s*/i, '').trim();
+}
+
+/** File name → media type, from a player log's `segment` records. */
+export function mediaTypesOf(lines: readonly Record<string, unknown>[]): Map<string, string> {
+  const types = new Map<string, string>();
+  for (const l of lines) {
+    const url = str(l['url']);
+    const type = str(l['mediaType']);
+    if (l['kind'] === 'segment' && url !== null && type !== null) types.set(fileOf(url), type);
+  }
+  return types;
+}
+
+/**
+ * What the player planned for burst `b`: the expanded request whose file and
+ * range it carried, else the train that overlaps it the longest in time (an
+ * open train lasts until `openUntilMs`; client and origin share a clock in
+ * the testbed and on loopback); null if neither. Trains are video: give
+ * `type` (the burst's media type, when known) so audio bursts match none.
+ */
+export function matchPlanned(b: Burst, planned: readonly PlannedTransfer[], openUntilMs: number, type: string | null = null): PlannedTransfer | null {
+  if (b.requests === 1 && b.firstRange !== null) {
+    const range = bareRange(b.firstRange);
+    const exact = planned.find((p) => p.request !== null && p.request.range === range && b.files[0] === p.request.file);
+    if (exact) return exact;
+  }
+  if (type !== null && type !== 'video') return null;
+  let best: PlannedTransfer | null = null;
+  let bestOverlap = 0;
+  for (const p of planned) {
+    if (p.request !== null) continue;
+    const overlap = Math.min(b.toMs, p.toMs ?? openUntilMs) - Math.max(b.fromMs, p.fromMs);
+    if (overlap > bestOverlap) {
+      best = p;
+      bestOverlap = overlap;
+    }
+  }
+  return best;
+}

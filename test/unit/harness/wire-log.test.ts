@@ -1,0 +1,172 @@
+// `sprint wire` (demo/harness/wire-log.ts, wire-log-cli.ts): a real origin's
+// access log of pipelined and sequential requests grouped into bursts (the
+// pipelined ones in one, the late one in its own, probes left out), nginx's
+// lines grouped by response gaps, targets matched from a player's log, and
+// the command's errors.
+
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { startOrigin, type Origin } from '../../../demo/server/origin';
+import { main } from '../../../demo/harness/wire-log-cli';
+import { bursts, matchPlanned, mediaTypesOf, parseWireLine, plannedTransfers, type WireRequest } from '../../../demo/harness/wire-log';
+import { makeFixture, patternBytes, RawClient, request, waitForRecords, type Fixture } from '../server/helpers';
+
+const parsed = (lines: string[]): WireRequest[] => lines.map(parseWireLine).filter((r): r is WireRequest => r !== null);
+
+function capture(): { io: { stdout: { write(t: string): void }; stderr: { write(t: string): void } }; out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return {
+    io: { stdout: { write: (t: string) => void (out += t) }, stderr: { write: (t: string) => void (err += t) } },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+describe('bursts from a real origin log', () => {
+  let fx: Fixture;
+  let origin: Origin;
+  let logFile: string;
+
+  beforeAll(async () => {
+    fx = makeFixture();
+    // Larger than the socket buffers: requests written with it arrive while it streams.
+    fs.writeFileSync(path.join(fx.mediaDir, 'big.m4s'), patternBytes(8 * 1024 * 1024, 3));
+    logFile = path.join(fx.root, 'access.jsonl');
+    origin = await startOrigin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, logFile });
+  });
+
+  afterAll(async () => {
+    await origin.close();
+    fx.remove();
+  });
+
+  test('pipelined requests form one burst, a request sent after the responses starts another, probes are left out', async () => {
+    const c = await RawClient.connect(origin.port);
+    const probe = await RawClient.connect(origin.port);
+    try {
+      c.send(request('/media/big.m4s') + request('/media/big.m4s', { Range: 'bytes=0-99999' }) + request('/media/big.m4s', { Range: 'bytes=100000-299999' }));
+      for (let i = 0; i < 3; i += 1) await c.readResponse();
+      c.send(request('/media/big.m4s', { Range: 'bytes=300000-349999' }));
+      await c.readResponse();
+      probe.send(request('/media/big.m4s', { Range: 'bytes=0-0' }));
+      await probe.readResponse();
+      await waitForRecords(origin, 5);
+    } finally {
+      await c.close();
+      await probe.close();
+    }
+    // The log file is written through a stream: wait (bounded) for its lines.
+    let lines: string[] = [];
+    for (let i = 0; i < 100 && lines.length < 5; i += 1) {
+      lines = fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean);
+      if (lines.length < 5) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(lines).toHaveLength(5);
+    const got = bursts(parsed(lines));
+    expect(got.map((b) => [b.requests, b.pipelined, b.bytes])).toEqual([
+      [3, 2, 8 * 1024 * 1024 + 100000 + 200000],
+      [1, 0, 50000],
+    ]);
+    expect(new Set(got.map((b) => b.conn)).size).toBe(1);
+    expect(got.every((b) => b.arrivalsKnown && b.incomplete === 0)).toBe(true);
+  });
+});
+
+describe('nginx lines', () => {
+  const line = (conn: number, endS: number, tookS: number, bytes: number): string =>
+    JSON.stringify({ conn, seq: 1, url: '/media/demo/unchunked/rep-1.mp4', range: 'bytes=1-2', status: 206, bytes, end: endS, requestTimeS: tookS, server: 'nginx' });
+
+  test('without arrival times, responses starting within the gap continue a burst', () => {
+    const got = bursts(parsed([line(7, 100.0, 1.0, 10), line(7, 101.0, 0.998, 20), line(7, 105.0, 1.0, 30)]));
+    expect(got.map((b) => [b.requests, b.bytes, b.arrivalsKnown, b.pipelined])).toEqual([
+      [2, 30, false, 0],
+      [1, 30, false, 0],
+    ]);
+  });
+
+  test('lines that are not access records are skipped', () => {
+    expect(parseWireLine('not json')).toBeNull();
+    expect(parseWireLine('[1,2]')).toBeNull();
+    expect(parseWireLine(JSON.stringify({ conn: 1, url: '/x.mp4' }))).toBeNull();
+  });
+});
+
+describe('targets from the player log', () => {
+  const video = (fromMs: number, toMs: number, range: string) =>
+    bursts(parsed([JSON.stringify({ conn: 1, url: '/m/rep-1.mp4', range, status: 206, bytes: 5, arrival: fromMs, start: fromMs, end: toMs, error: null })]))[0]!;
+  const player = [
+    { kind: 'segment', mediaType: 'video', url: 'http://h/m/rep-1.mp4' },
+    { kind: 'segment', mediaType: 'audio', url: 'http://h/m/rep-5.mp4' },
+    { kind: 'train', id: 1, mediaType: 'video', targetBytes: 9e6, initialTargetBytes: 9e6, startMs: 1000, endMs: null },
+    { kind: 'train', id: 1, mediaType: 'video', targetBytes: 5e6, initialTargetBytes: 9e6, startMs: 1000, endMs: 8000 },
+    { kind: 'train', id: 2, mediaType: 'video', targetBytes: 4e6, initialTargetBytes: 4e6, startMs: 9000, endMs: null },
+    { kind: 'transfer', via: 'sprint-x', id: 3, url: 'http://h/m/rep-1.mp4', range: '100-3000099', targetChunkBytes: 3e6, startMs: 20000, endMs: 30000 },
+    { kind: 'transfer', via: 'stock', id: 4, url: 'http://h/m/rep-1.mp4', range: '1-2', startMs: 20000, endMs: 30000 },
+  ];
+
+  test("a train's last record wins; expanded requests carry their range", () => {
+    const planned = plannedTransfers(player);
+    expect(planned.map((p) => [p.label, p.targetBytes, p.initialTargetBytes])).toEqual([
+      ['train #1', 5e6, 9e6],
+      ['train #2', 4e6, 4e6],
+      ['sprint-x #3', 3e6, 3e6],
+    ]);
+    expect(mediaTypesOf(player)).toEqual(new Map([['rep-1.mp4', 'video'], ['rep-5.mp4', 'audio']]));
+  });
+
+  test('a burst matches the train it overlaps most, an expanded request its own range, audio nothing', () => {
+    const planned = plannedTransfers(player);
+    expect(matchPlanned(video(2000, 8500, 'bytes=1-2'), planned, 99999, 'video')?.label).toBe('train #1');
+    expect(matchPlanned(video(8600, 12000, 'bytes=1-2'), planned, 99999, 'video')?.label).toBe('train #2');
+    expect(matchPlanned(video(21000, 29000, 'bytes=100-3000099'), planned, 99999, 'video')?.label).toBe('sprint-x #3');
+    expect(matchPlanned(video(2000, 8500, 'bytes=1-2'), planned, 99999, 'audio')).toBeNull();
+  });
+});
+
+describe('sprint wire', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprint-wire-'));
+    const rec = (conn: number, arrival: number, end: number, range: string) =>
+      JSON.stringify({ conn, seq: 0, url: '/media/rep-1.mp4', range, status: 206, bytes: 1000, arrival, start: arrival + 1, end, complete: true, error: null });
+    fs.writeFileSync(path.join(dir, 'origin-8001.log'), [rec(3, 1000, 2000, 'bytes=1-1000'), rec(3, 1500, 3000, 'bytes=1001-2000'), rec(3, 5000, 6000, 'bytes=2001-3000')].join('\n') + '\n');
+    fs.writeFileSync(
+      path.join(dir, 'player-8001.jsonl'),
+      [
+        JSON.stringify({ kind: 'segment', mediaType: 'video', url: 'http://h/media/rep-1.mp4' }),
+        JSON.stringify({ kind: 'train', id: 1, mediaType: 'video', targetBytes: 2000, initialTargetBytes: 2000, startMs: 990, endMs: 3000 }),
+        '{"cut short',
+      ].join('\n'),
+    );
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('a run folder: bursts with their train', async () => {
+    const c = capture();
+    expect(await main([dir], c.io)).toBe(0);
+    expect(c.out()).toContain('3 requests (0.00 MB) on 1 connection(s), 1 pipelined');
+    expect(c.out()).toMatch(/2 +1 +0\.00 .*train #1/);
+    const j = capture();
+    expect(await main([dir, '--json', '--type', 'video'], j.io)).toBe(0);
+    const doc = JSON.parse(j.out()) as { bursts: { burst: { requests: number }; planned: { label: string } | null }[] };
+    expect(doc.bursts.map((b) => [b.burst.requests, b.planned?.label ?? null])).toEqual([
+      [2, 'train #1'],
+      [1, null],
+    ]);
+  });
+
+  test('clear errors for bad invocations', async () => {
+    for (const argv of [[], [path.join(dir, 'missing.log')], [path.join(dir, 'origin-8001.log'), '--type', 'video'], [dir, '--type', 'subtitles'], [dir, '--player', 'x']]) {
+      const c = capture();
+      expect(await main(argv, c.io)).toBe(2);
+      expect(c.err()).toMatch(/^sprint wire: /);
+    }
+    const empty = path.join(dir, 'empty.log');
+    fs.writeFileSync(empty, 'nothing here\n');
+    const c = capture();
+    expect(await main([empty], c.io)).toBe(1);
+    expect(c.err()).toContain('no access-log records');
+  });
+});
