@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { OptionsSpec, parseArgs, UsageError } from '../../src/cli/args';
 import { CliIo, processIo, reportError } from '../../src/cli/io';
-import { Burst, bursts, isProbe, matchPlanned, mediaTypesOf, parseWireLine, PlannedTransfer, plannedTransfers, WireRequest } from './wire-log';
+import { Burst, bursts, isProbe, matchPlanned, mediaTypesOf, parseWireLine, PlannedTransfer, plannedTransfers, TrainOnWire, trainsOnWire, WireRequest } from './wire-log';
 
 const SPEC: OptionsSpec = {
   player: { kind: 'value' },
@@ -108,9 +108,7 @@ function table(rows: readonly BurstRow[], t0: number): string[] {
       b.files.length <= 3 ? b.files.join(' ') : `${b.files.slice(0, 3).join(' ')} +${b.files.length - 3}`,
     ];
   });
-  const all = [header, ...body];
-  const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
-  return all.map((r) => `  ${r.map((c, i) => c.padEnd(widths[i] as number)).join('  ')}`.trimEnd());
+  return aligned([header, ...body]);
 }
 
 /** One summary line for a group of bursts (all, or one media type). */
@@ -123,13 +121,44 @@ function summaryLine(label: string, rows: readonly BurstRow[]): string {
   const biggest = Math.max(0, ...rows.map((r) => r.burst.bytes));
   const targetMb = median(rows.flatMap((r) => (r.planned ? [r.planned.targetBytes] : [])));
   return (
-    `  ${label}: ${requests} requests (${mb(bytes)} MB) on ${conns.size} connection(s), ${pipelined} pipelined (arrived before the response ahead ended); ` +
+    `  ${label}: ${requests} requests (${mb(bytes)} MB) on ${conns.size} connection(s), ${pipelined} pipelined (arrived before the origin had written the response ahead); ` +
     `${rows.length} bursts, ${multi.length} of more than one request; largest burst ${mb(biggest)} MB` +
     (targetMb !== null ? `; median model target ${mb(targetMb)} MB` : '')
   );
 }
 
-function describe(pair: LogPair, requests: readonly WireRequest[], rows: readonly BurstRow[]): string[] {
+function aligned(all: readonly (readonly string[])[]): string[] {
+  const widths = (all[0] ?? []).map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  return all.map((r) => `  ${r.map((c, i) => c.padEnd(widths[i] as number)).join('  ')}`.trimEnd());
+}
+
+/** Sprint's trains (player log) beside the video requests the origin saw while each ran. */
+function trainTable(trains: readonly TrainOnWire[], t0: number): string[] {
+  if (trains.length === 0) return [];
+  const header = ['train', 'from s', 'secs', 'model target MB', 'connections', 'requests', 'pipelined', 'MB on the wire', 'Mbit/s'];
+  const body = trains.map((w) => {
+    const secs = w.fromMs !== null && w.toMs !== null ? (w.toMs - w.fromMs) / 1000 : 0;
+    const target = w.train.initialTargetBytes !== w.train.targetBytes ? `${mb(w.train.targetBytes)} (first ${mb(w.train.initialTargetBytes)})` : mb(w.train.targetBytes);
+    return [
+      w.train.label,
+      w.fromMs !== null ? ((w.fromMs - t0) / 1000).toFixed(1) : '–',
+      secs.toFixed(1),
+      target,
+      w.conns.join(' ') || '–',
+      String(w.requests),
+      w.arrivalsKnown ? String(w.pipelined) : 'n/a',
+      mb(w.bytes),
+      secs > 0 && w.bytes >= 100_000 ? ((w.bytes * 8) / secs / 1e6).toFixed(2) : '–',
+    ];
+  });
+  return [
+    '  Sprint trains (player log) and the video requests the origin saw while each ran; the last train may still have been open when the run ended:',
+    ...aligned([header, ...body]),
+    '',
+  ];
+}
+
+function describe(pair: LogPair, requests: readonly WireRequest[], rows: readonly BurstRow[], trains: readonly TrainOnWire[]): string[] {
   const t0 = Math.min(...requests.map((r) => r.startMs));
   const probes = requests.filter(isProbe).length;
   const lines = [`${pair.accessLog}${pair.playerLog ? ` (player log ${pair.playerLog})` : ''}`, summaryLine('media', rows)];
@@ -137,6 +166,8 @@ function describe(pair: LogPair, requests: readonly WireRequest[], rows: readonl
   const types = [...new Set(rows.flatMap((r) => (r.type === null ? [] : [r.type])))].sort((a, b) => b.localeCompare(a));
   if (types.length > 1) for (const type of types) lines.push(summaryLine(type, rows.filter((r) => r.type === type)));
   if (rows.some((r) => !r.burst.arrivalsKnown)) lines.push('  (nginx log: no arrival times, bursts grouped by responses starting within 5 ms of the previous end)');
+  lines.push(...trainTable(trains, t0));
+  if (rows.length > 0) lines.push('  Bursts: runs of media requests in which each arrived before the origin had written the response ahead of it on its connection:');
   lines.push(...table(rows, t0), '');
   return lines;
 }
@@ -175,8 +206,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
           return { burst: b, type, planned: matchPlanned(b, planned, lastEnd, type) };
         })
         .filter((r) => onlyType === null || r.type === onlyType);
-      if (json) io.stdout.write(`${JSON.stringify({ accessLog: pair.accessLog, playerLog: pair.playerLog, bursts: rows })}\n`);
-      else io.stdout.write(`${describe(pair, requests, rows).join('\n')}\n`);
+      const trains = onlyType === 'audio' ? [] : trainsOnWire(requests, planned, types, lastEnd);
+      if (json) io.stdout.write(`${JSON.stringify({ accessLog: pair.accessLog, playerLog: pair.playerLog, trains, bursts: rows })}\n`);
+      else io.stdout.write(`${describe(pair, requests, rows, trains).join('\n')}\n`);
     }
     return 0;
   } catch (err) {

@@ -245,3 +245,59 @@ export function matchPlanned(b: Burst, planned: readonly PlannedTransfer[], open
   }
   return best;
 }
+
+/** One Sprint train as the origin saw it: the video requests that arrived while it ran. */
+export interface TrainOnWire {
+  readonly train: PlannedTransfer;
+  /** Connections that carried them (one, unless a connection was lost mid-train). */
+  readonly conns: readonly number[];
+  readonly requests: number;
+  readonly bytes: number;
+  /** Requests that arrived before the response ahead of them on their connection ended. */
+  readonly pipelined: number;
+  /** Whether the log had arrival times (false: nginx, and `pipelined` is 0). */
+  readonly arrivalsKnown: boolean;
+  readonly fromMs: number | null;
+  readonly toMs: number | null;
+}
+
+/**
+ * Each train of `planned` (expanded requests are left out) with the media
+ * requests of type video (by `types`, file name → media type) that reached
+ * the origin while it ran: from its start to its end (an open train, to
+ * `openUntilMs`). A response counts as ended when its last byte went to the
+ * kernel, so with a large socket buffer the next request may arrive "after"
+ * it while the link is still busy with its bytes: `pipelined` is a lower
+ * bound on how often the server had the next request in hand.
+ */
+export function trainsOnWire(requests: readonly WireRequest[], planned: readonly PlannedTransfer[], types: ReadonlyMap<string, string>, openUntilMs: number): TrainOnWire[] {
+  const video = requests
+    .filter((r) => isMediaUrl(r.url) && !isProbe(r) && types.get(fileOf(r.url)) === 'video')
+    .sort((a, b) => (a.arrivalMs ?? a.startMs) - (b.arrivalMs ?? b.startMs));
+  return planned
+    .filter((p) => p.request === null)
+    .map((train) => {
+      const until = train.toMs ?? openUntilMs;
+      const mine = video.filter((r) => {
+        const at = r.arrivalMs ?? r.startMs;
+        return at >= train.fromMs && at <= until;
+      });
+      let pipelined = 0;
+      const lastOnConn = new Map<number, WireRequest>();
+      for (const r of mine) {
+        const prev = lastOnConn.get(r.conn);
+        if (prev && r.arrivalMs !== null && r.arrivalMs < prev.endMs) pipelined += 1;
+        lastOnConn.set(r.conn, r);
+      }
+      return {
+        train,
+        conns: [...new Set(mine.map((r) => r.conn))],
+        requests: mine.length,
+        bytes: mine.reduce((s, r) => s + r.bytes, 0),
+        pipelined,
+        arrivalsKnown: mine.every((r) => r.arrivalMs !== null),
+        fromMs: mine.length > 0 ? Math.min(...mine.map((r) => r.startMs)) : null,
+        toMs: mine.length > 0 ? Math.max(...mine.map((r) => r.endMs)) : null,
+      };
+    });
+}

@@ -40,11 +40,16 @@
  * train skips. Outside trains both answer exactly as dash.js does, so the
  * ABR rules see nothing of this.
  *
+ * A bitrate switch inside a train keeps the window full where dash.js's
+ * switch preparation has nothing to do (quality-switch-hook.ts, installed
+ * from here when the hooks ask for it).
+ *
  * test/unit/player/dashjs-contract.test.ts and test/e2e/sprint-scheduler.test.ts
  * fail if a dash.js upgrade changes what this relies on.
  */
 import type { MediaPlayerClass } from 'dashjs';
 import { INIT_SEGMENT_TYPE, type DashFragmentRequestLike } from '../dataplane/dash-request';
+import { installQualitySwitchHook, type QualitySwitchHooks } from './quality-switch-hook';
 
 interface ScheduleControllerInstance {
   startScheduleTimer(value?: number): void;
@@ -73,6 +78,8 @@ export interface SchedulerHooks {
    * applies.
    */
   trainBufferTargetSec(type: string): number | null;
+  /** Bitrate switches inside a train without draining the window (quality-switch-hook.ts); omitted: dash.js's own switch. */
+  readonly qualitySwitch?: QualitySwitchHooks;
 }
 
 export interface SchedulerHandle {
@@ -232,6 +239,7 @@ export function installSchedulerHook(dash: MediaPlayerClass, hooks: SchedulerHoo
     },
     true,
   );
+  if (hooks.qualitySwitch) installQualitySwitchHook(dash, hooks.qualitySwitch);
   dash.on('fragmentLoadingStarted', (e: { request?: DashFragmentRequestLike & { representation?: { id?: string } } }) => {
     const req = e.request;
     if (!req || req.type !== INIT_SEGMENT_TYPE || !req.mediaType || !req.representation?.id) return;

@@ -23,8 +23,12 @@
  *
  * Responses reach dash.js strictly in request order and one append at a
  * time (the next completion is released when dash.js has appended the
- * previous one), so a quality switch — which in dash.js waits for loading
- * requests and then empties its append queue — never drops a loaded segment.
+ * previous one). A bitrate switch keeps the window full where dash.js's
+ * switch preparation has nothing to do (quality-switch-hook.ts: the new
+ * init segment is requested at once and appended after the old segments);
+ * any other switch takes dash.js's path — wait for loading requests, then
+ * empty the append queue — which, with one append at a time, never drops a
+ * loaded segment.
  * Each response is handed over with the wire timing its bytes had, so
  * dash.js's throughput estimate stays true.
  *
@@ -175,8 +179,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.ctx = ctx;
     // dash.js's fast switch and request abandonment abort every request of a
     // type at once (see dashjs-integration.md); with a train in flight that
-    // would throw away loaded segments. Quality switches wait for in-order
-    // completions instead.
+    // would throw away loaded segments. A quality switch keeps the window
+    // full instead (quality-switch-hook.ts), or waits for in-order completions.
     ctx.dash.updateSettings({
       streaming: { buffer: { fastSwitchEnabled: false }, abr: { rules: { abandonRequestsRule: { active: false } } } },
     } as never);
@@ -184,6 +188,13 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.scheduler = installSchedulerHook(ctx.dash, {
       mayIssue: (type) => this.mayIssue(type),
       trainBufferTargetSec: (type) => this.trainBufferTargetSec(type),
+      qualitySwitch: {
+        switchWithoutDrain: (type) => type === TRAIN_MEDIA_TYPE && this.ctx !== null && this.degraded === null,
+        onSwitch: (_type, kept, why) => {
+          ctx.stats.count(kept ? 'sprint.switchesInTrain' : 'sprint.switchesDrained');
+          if (!kept) ctx.log.info(`sprint: bitrate switch drains the window (${why}): dash.js prepares it`);
+        },
+      },
     });
     ctx.dash.on('bytesAppendedEndFragment', this.onAppended);
     ctx.dash.on('fragmentLoadingStarted', this.onLoadingStarted);

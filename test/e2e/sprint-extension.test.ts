@@ -7,7 +7,9 @@
  *     request k+1 arriving before response k finished (pipelined, the server
  *     never waits for a request);
  *   - a forced bitrate switch inside a train changes the bitrate of the
- *     requests that follow without cancelling or dropping loaded segments;
+ *     requests that follow without cancelling or dropping loaded segments,
+ *     and without draining the window: the new representation's first
+ *     request goes out while the old one's are still arriving;
  *   - audio is never on a train's connection (it would wait behind video);
  *   - without the socket host, auto falls back (to sprint-x here) with the
  *     reason, and playback goes on.
@@ -115,6 +117,15 @@ describe('sprint with the extension', () => {
       // The switch happened inside a train: one train requested both bitrates.
       const nominal = [300000, 700000, 1500000, 3000000, 6000000][to];
       expect(s2.trains.some((t) => t.bitrates.includes(nominal as number) && new Set(t.bitrates).size >= 2)).toBe(true);
+      // ...without draining the window: the new representation's first request
+      // (its init segment) was issued while a segment of the old one was still
+      // arriving (dash.js's own switch waits until none is loading).
+      const videoSegs = s2.segments.filter((x) => x.mediaType === 'video').sort((a, b) => a.requestMs - b.requestMs);
+      const firstNew = videoSegs.find((x) => x.requestMs > switchAt && x.representationId === String(to));
+      expect(firstNew).toBeDefined();
+      const stillArriving = videoSegs.filter((x) => x.representationId !== String(to) && x.requestMs < (firstNew?.requestMs ?? 0) && x.endMs > (firstNew?.requestMs ?? 0));
+      expect(stillArriving.length).toBeGreaterThan(0);
+      expect(s2.counters['sprint.switchesInTrain'] ?? 0).toBeGreaterThan(0);
     } finally {
       await browser.close();
       await origin.close();

@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { startOrigin, type Origin } from '../../../demo/server/origin';
 import { main } from '../../../demo/harness/wire-log-cli';
-import { bursts, matchPlanned, mediaTypesOf, parseWireLine, plannedTransfers, type WireRequest } from '../../../demo/harness/wire-log';
+import { bursts, matchPlanned, mediaTypesOf, parseWireLine, plannedTransfers, trainsOnWire, type WireRequest } from '../../../demo/harness/wire-log';
 import { makeFixture, patternBytes, RawClient, request, waitForRecords, type Fixture } from '../server/helpers';
 
 const parsed = (lines: string[]): WireRequest[] => lines.map(parseWireLine).filter((r): r is WireRequest => r !== null);
@@ -168,5 +168,23 @@ describe('sprint wire', () => {
     const c = capture();
     expect(await main([empty], c.io)).toBe(1);
     expect(c.err()).toContain('no access-log records');
+  });
+});
+
+describe('trains on the wire', () => {
+  const rec = (conn: number, arrival: number, end: number, file = 'rep-1.mp4') =>
+    JSON.stringify({ conn, seq: 0, url: `/m/${file}`, range: 'bytes=5-9', status: 206, bytes: 100, arrival, start: arrival, end, complete: true, error: null });
+  test("each train gets the video requests that arrived while it ran, on their connections, pipelined counted per connection", () => {
+    const requests = parsed([rec(4, 1000, 1500), rec(4, 1400, 2500), rec(4, 2600, 3000), rec(9, 1200, 1300, 'rep-5.mp4'), rec(4, 9500, 9900)]);
+    const planned = plannedTransfers([
+      { kind: 'train', id: 1, mediaType: 'video', targetBytes: 250, initialTargetBytes: 300, startMs: 990, endMs: 3100 },
+      { kind: 'train', id: 2, mediaType: 'video', targetBytes: 100, initialTargetBytes: 100, startMs: 9000, endMs: null },
+    ]);
+    const types = new Map([['rep-1.mp4', 'video'], ['rep-5.mp4', 'audio']]);
+    const got = trainsOnWire(requests, planned, types, 10000);
+    expect(got.map((w) => [w.train.label, w.conns, w.requests, w.bytes, w.pipelined, w.arrivalsKnown])).toEqual([
+      ['train #1', [4], 3, 300, 1, true],
+      ['train #2', [4], 1, 100, 0, true],
+    ]);
   });
 });

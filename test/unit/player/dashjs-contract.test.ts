@@ -119,3 +119,46 @@ describe('dash.js scheduling internals the Sprint scheduler hook relies on', () 
     expect(prep).toMatch(/abort\(\)/);
   });
 });
+
+describe('dash.js quality-switch internals the no-drain switch (quality-switch-hook.ts) relies on', () => {
+
+  it('a quality change reaches the public StreamProcessor.prepareQualityChange (which the hook replaces)', () => {
+    expect(bundle).toContain("StreamProcessor.__dashjs_factory_name = 'StreamProcessor'");
+    expect(section('function _onQualityChanged(e) {', 500)).toMatch(/stream\.prepareQualityChange\(e\)/);
+    expect(section('function prepareQualityChange(e) {\n    const processor = _getProcessorByType(e.mediaType);', 300)).toMatch(/processor\.prepareQualityChange\(e\)/);
+    // StreamProcessor's public instance (its export list opens with these two)
+    const exported = section('instance = {\n    checkAndHandleCompletedBuffering,\n    clearScheduleTimer,', 1200).split('}')[0] ?? '';
+    for (const name of ['prepareQualityChange', 'getRepresentationController', 'getScheduleController', 'getType']) expect(exported).toContain(name);
+    expect(bundle).toMatch(/let mediaPlayerModel = config\.mediaPlayerModel;\s*let mimeType = config\.mimeType;/);
+  });
+
+  it("dash.js's own switch: stop the loop, set the representation, then by kind: replace, abandon, fast, or wait for loading requests", () => {
+    expect(section('function _prepareNonAdaptationSwitchQualityChange(e) {', 500)).toMatch(/clearScheduleTimer\(\);[\s\S]*representationController\.prepareQualityChange\(newRepresentation\);[\s\S]*_handleDifferentSwitchTypes\(e\);/);
+    const kinds = section('function _handleDifferentSwitchTypes(e) {', 1500);
+    expect(kinds).toMatch(/e\.reason && e\.reason\.forceReplace/);
+    expect(kinds).toMatch(/e\.reason\.forceAbandon/);
+    expect(kinds).toMatch(/mediaPlayerModel\.getFastSwitchEnabled\(\)/);
+    expect(kinds).toMatch(/_prepareForDefaultQualitySwitch\(newRepresentation, oldRepresentation\);\s*\}/);
+    // what the default preparation does, each with nothing to do when the hook skips it
+    const prep = section('function _defaultQualitySwitchPreparation(newRepresentation, oldRepresentation) {', 400);
+    expect(prep).toMatch(/updateBufferTimestampOffset\(newRepresentation\)/);
+    expect(prep).toMatch(/_changeCodec\(newRepresentation, oldRepresentation\)/);
+    expect(section('function _changeCodec(newRepresentation, oldRepresentation) {', 900)).toMatch(
+      /newRepresentation\.mimeType === oldRepresentation\.mimeType && newRepresentation\.codecFamily === oldRepresentation\.codecFamily\) \{[\s\S]{0,200}return Promise\.resolve\(\);/,
+    );
+    expect(section('function updateBufferTimestampOffset(voRepresentation) {', 600)).toMatch(/updateTimestampOffset\(voRepresentation\.mseTimeOffset\)/);
+    expect(section('function _defaultQualitySwitchPreparationDone() {', 500)).toMatch(
+      /setShouldCheckPlaybackQuality\(false\);\s*if \(currentMediaInfo\.segmentAlignment \|\| currentMediaInfo\.subSegmentAlignment\) \{\s*scheduleController\.startScheduleTimer\(\);/,
+    );
+  });
+
+  it('after a switch the schedule loop waits to be restarted, and the next segment index follows the last one requested in any representation', () => {
+    expect(section('function _scheduleNextRequest() {', 900)).toMatch(/qualityChange = abrController\.checkPlaybackQuality\(type, streamInfo\.id\);[\s\S]{0,300}if \(!qualityChange\) \{\s*_getNextFragment\(\);/);
+    const sc = section('function ScheduleController(config) {', 40000);
+    expect(sc.slice(sc.indexOf('instance = {'), sc.indexOf('instance = {') + 800)).toContain('setShouldCheckPlaybackQuality');
+    expect(section('function _getNextFragment() {', 600)).toMatch(/currentRepresentation\.id !== lastInitializedRepresentationId/);
+    expect(section('function RepresentationController(config) {', 20000)).toMatch(/function prepareQualityChange\(newRep\)/);
+    expect(section('function getNextSegmentRequest(mediaInfo, representation) {', 600)).toMatch(/_getIndicesToRequest\(lastSegment\)/);
+    expect(section('function _getIndicesToRequest(lastSegment) {', 1500)).toMatch(/indexToRequest: lastSegment\.index \+ 1/);
+  });
+});
