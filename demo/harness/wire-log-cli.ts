@@ -34,6 +34,9 @@ overlaps it. RUN_DIR pairs origin-<port>.log with player-<port>.jsonl.
   --player FILE   the player's log, for the model's targets and media types
   --type T        only bursts of media type T (needs the player's log)
   --json          one JSON object per origin log instead of tables
+
+Columns: MB = body bytes the origin sent; range MB = what the Range headers
+asked for (a cancelled expanded request sends less than it asked for).
 `;
 
 interface LogPair {
@@ -90,7 +93,7 @@ interface BurstRow {
 }
 
 function table(rows: readonly BurstRow[], t0: number): string[] {
-  const header = ['#', 'conn', 'type', 'from s', 'secs', 'requests', 'pipelined', 'MB', 'Mbit/s', 'model target MB', 'files'];
+  const header = ['#', 'conn', 'type', 'from s', 'secs', 'requests', 'pipelined', 'MB', 'range MB', 'Mbit/s', 'model target MB', 'files'];
   const body = rows.map(({ burst: b, type, planned: p }, i) => {
     const secs = (b.toMs - b.fromMs) / 1000;
     const target = p === null ? '–' : p.initialTargetBytes !== p.targetBytes ? `${mb(p.targetBytes)} (first ${mb(p.initialTargetBytes)}, ${p.label})` : `${mb(p.targetBytes)} (${p.label})`;
@@ -103,6 +106,7 @@ function table(rows: readonly BurstRow[], t0: number): string[] {
       String(b.requests) + (b.incomplete > 0 ? ` (${b.incomplete} cut)` : ''),
       b.arrivalsKnown ? String(b.pipelined) : 'n/a',
       mb(b.bytes),
+      b.requestedBytes === null ? '–' : mb(b.requestedBytes),
       secs > 0 && b.bytes >= 100_000 ? ((b.bytes * 8) / secs / 1e6).toFixed(2) : '–',
       target,
       b.files.length <= 3 ? b.files.join(' ') : `${b.files.slice(0, 3).join(' ')} +${b.files.length - 3}`,

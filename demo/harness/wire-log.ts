@@ -48,6 +48,8 @@ export interface Burst {
   readonly arrivalsKnown: boolean;
   /** The first request's Range header (a Sprint-x expanded request's span), or null. */
   readonly firstRange: string | null;
+  /** Bytes the requests' ranges asked for (null unless every request had one closed range "a-b"). */
+  readonly requestedBytes: number | null;
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -94,6 +96,24 @@ export function isMediaUrl(url: string): boolean {
   return /\.(mp4|m4s|m4a|m4v|webm|cmfv|cmfa)$/i.test(fileOf(url));
 }
 
+/** Bytes a closed single range "bytes=a-b" asks for; null for anything else. */
+export function rangeBytes(range: string | null): number | null {
+  const m = range === null ? null : /^(\d+)-(\d+)$/.exec(bareRange(range));
+  if (!m) return null;
+  const n = Number(m[2]) - Number(m[1]) + 1;
+  return n > 0 ? n : null;
+}
+
+function requestedBytes(requests: readonly WireRequest[]): number | null {
+  let total = 0;
+  for (const r of requests) {
+    const n = rangeBytes(r.range);
+    if (n === null) return null;
+    total += n;
+  }
+  return total;
+}
+
 /**
  * A player's RTT probe (player/estimates/rtt-prober.ts): a one-byte range
  * (`bytes=0-0`) of a media file, or the origin's /probe. Not media.
@@ -137,6 +157,7 @@ export function bursts(requests: readonly WireRequest[], isMedia: (url: string) 
         incomplete: cur.filter((r) => r.error !== null).length,
         arrivalsKnown: cur.every((r) => r.arrivalMs !== null),
         firstRange: cur[0]?.range ?? null,
+        requestedBytes: requestedBytes(cur),
       });
       cur = [];
       pipelined = 0;

@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { startOrigin, type Origin } from '../../../demo/server/origin';
 import { main } from '../../../demo/harness/wire-log-cli';
-import { bursts, matchPlanned, mediaTypesOf, parseWireLine, plannedTransfers, trainsOnWire, type WireRequest } from '../../../demo/harness/wire-log';
+import { bursts, matchPlanned, mediaTypesOf, parseWireLine, plannedTransfers, rangeBytes, trainsOnWire, type WireRequest } from '../../../demo/harness/wire-log';
 import { makeFixture, patternBytes, RawClient, request, waitForRecords, type Fixture } from '../server/helpers';
 
 const parsed = (lines: string[]): WireRequest[] => lines.map(parseWireLine).filter((r): r is WireRequest => r !== null);
@@ -71,6 +71,8 @@ describe('bursts from a real origin log', () => {
     ]);
     expect(new Set(got.map((b) => b.conn)).size).toBe(1);
     expect(got.every((b) => b.arrivalsKnown && b.incomplete === 0)).toBe(true);
+    // what the Range headers asked for: unknown when a request had none
+    expect(got.map((b) => b.requestedBytes)).toEqual([null, 50000]);
   });
 });
 
@@ -84,6 +86,10 @@ describe('nginx lines', () => {
       [2, 30, false, 0],
       [1, 30, false, 0],
     ]);
+  });
+
+  test('a closed single range says how many bytes it asks for', () => {
+    expect([rangeBytes('bytes=0-99'), rangeBytes('100-100'), rangeBytes('bytes=5-'), rangeBytes('bytes=0-1,5-9'), rangeBytes('bytes=9-1'), rangeBytes(null)]).toEqual([100, 1, null, null, null, null]);
   });
 
   test('lines that are not access records are skipped', () => {
