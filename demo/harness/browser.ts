@@ -60,9 +60,14 @@ function loadPuppeteer(): typeof import('puppeteer-core') {
   }
 }
 
+/** Temporary Chromium profiles of A/B runs: `<tmp>/sprint-ab-chromium-<harness pid>-<random>`. */
+export const PROFILE_PREFIX = 'sprint-ab-chromium-';
+
 export async function launchBrowserInNamespace(tb: Testbed, options: LaunchOptions): Promise<NamespaceBrowser> {
   const puppeteer = loadPuppeteer();
-  const profileDir = mkdtempSync(path.join(os.tmpdir(), 'sprint-ab-chromium-'));
+  // Named after this harness process, so concurrent evaluations (and the
+  // smoke test's leftover check) can tell their profiles apart.
+  const profileDir = mkdtempSync(path.join(os.tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
   // Removed on every exit path, even if the harness dies before close().
   const unregister = registerCleanup(() => rmSync(profileDir, { recursive: true, force: true }));
   const logFd = openSync(options.logPath, 'a');

@@ -13,6 +13,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { checkCanRun, runAb, AbResult } from '../../../demo/harness/ab';
 import { parseAbArgs } from '../../../demo/harness/ab-cli';
+import { PROFILE_PREFIX } from '../../../demo/harness/browser';
 import type { RunSummary } from '../../../demo/harness/run-summary';
 
 const ARGS = ['--players', 'stock,sprint-x', '--set', 'test', '--rate', '3mbit', '--queue', '256kb', '--bulk', '1',
@@ -142,8 +143,9 @@ describe('sprint ab smoke (root)', () => {
     for (const r of result.made) {
       for (const ns of r.testbed!.namespaces) expect(existsSync(`/var/run/netns/${ns}`)).toBe(false);
     }
+    // This process's own profiles only: other evaluations may be running.
     const profiles = readdirSync(os.tmpdir())
-      .filter((n) => n.startsWith('sprint-ab-chromium-'))
+      .filter((n) => n.startsWith(`${PROFILE_PREFIX}${process.pid}-`))
       .filter((n) => statSync(path.join(os.tmpdir(), n)).mtimeMs >= startedMs);
     expect(profiles).toEqual([]);
   });
