@@ -57,7 +57,8 @@ control per condition; the report gives median [min–max] over the repeats.
 
 Players and content:
   --players LIST         modes to compare, MODE or MODE/ABR, e.g. stock,sprint-x,sprint
-                         or sprint-x/bw-80 (default stock,sprint-x)
+                         or sprint-x/bw-80 (default stock,sprint-x); none: only the
+                         bulk-vs-bulk control
   --abr PRESET           ABR for every player: dash-default, buffer, bw-<percent>
                          (default dash-default)
   --layout L             unchunked (one file per representation) or chunked (default unchunked)

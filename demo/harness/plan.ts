@@ -117,6 +117,8 @@ const ABR = /^(dash-default|buffer|bw-\d{1,4})$/;
 
 /** "stock,sprint-x,sprint-x/bw-80" → player specs (mode, optional /abr overriding the default). */
 export function parsePlayers(text: string, defaultAbr: string): PlayerSpec[] {
+  // "none": only the bulk-vs-bulk control (the baseline of a configuration).
+  if (text.trim() === 'none') return [];
   const items = text.split(',').map((s) => s.trim());
   if (items.length === 0 || items.some((s) => s === '')) throw new UsageError(`--players: ${JSON.stringify(text)} has an empty entry`);
   const out: PlayerSpec[] = [];

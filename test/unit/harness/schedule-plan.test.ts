@@ -4,6 +4,7 @@
 
 import { UsageError } from '../../../src/cli/args';
 import { crossConditions, joinGridWords, parseGrid, parseQueues, parseRates } from '../../../demo/harness/grid';
+import { parseAbArgs } from '../../../demo/harness/ab-cli';
 import { buildPlan, flowsOf, formatBytesShort, formatRateShort, parsePlayers } from '../../../demo/harness/plan';
 import { formatSchedule, parseSchedule, resolveSchedule } from '../../../demo/harness/schedule';
 import { SETTINGS } from './fixtures';
@@ -76,6 +77,10 @@ describe('players', () => {
     expect(() => parsePlayers('dash', 'buffer')).toThrow(/unknown mode "dash"/);
     expect(() => parsePlayers('stock/fast', 'buffer')).toThrow(/unknown ABR preset "fast"/);
     expect(() => parsePlayers('stock,stock', 'buffer')).toThrow(/twice/);
+    // only the bulk-vs-bulk control
+    expect(parsePlayers('none', 'buffer')).toEqual([]);
+    expect(parseAbArgs(['--players', 'none', '--repeat', '2']).plan.runs.map((r) => r.dir)).toEqual(['runs/3mbit-256kb/control/r1', 'runs/3mbit-256kb/control/r2']);
+    expect(() => parseAbArgs(['--players', 'none', '--no-control'])).toThrow(/nothing to run/);
   });
 });
 
