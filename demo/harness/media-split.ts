@@ -36,6 +36,11 @@ export interface MediaRates {
   readonly records: number;
 }
 
+/** Last path component of a URL, without the query: the file a request names. */
+export function fileOf(url: string): string {
+  return url.split('?')[0]?.split('/').pop() ?? '';
+}
+
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** When the origin was sending a response's body, epoch seconds; null if the line does not say. */
@@ -58,8 +63,7 @@ export function mediaRates(log: ReadonlyArray<Record<string, unknown>>, window: 
     const url = typeof r['url'] === 'string' ? r['url'] : null;
     const body = num(r['bytes']);
     if (url === null || body === null || body <= 0) continue;
-    const file = url.split('?')[0]?.split('/').pop() ?? '';
-    const k = files.get(file);
+    const k = files.get(fileOf(url));
     const when = sendingInterval(r);
     if (!k || !when) continue;
     records += 1;

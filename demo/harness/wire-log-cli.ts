@@ -10,6 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { OptionsSpec, parseArgs, UsageError } from '../../src/cli/args';
 import { CliIo, processIo, reportError } from '../../src/cli/io';
+import { readJsonl } from '../testbed/jsonl';
 import { Burst, bursts, isProbe, matchPlanned, mediaTypesOf, parseWireLine, PlannedTransfer, plannedTransfers, TrainOnWire, trainsOnWire, WireRequest } from './wire-log';
 
 const SPEC: OptionsSpec = {
@@ -46,19 +47,6 @@ interface LogPair {
 
 function readLines(file: string): string[] {
   return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
-}
-
-function readPlayerLog(file: string): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  for (const line of readLines(file)) {
-    try {
-      const v: unknown = JSON.parse(line);
-      if (v !== null && typeof v === 'object' && !Array.isArray(v)) out.push(v as Record<string, unknown>);
-    } catch {
-      // a line cut short by an interrupted run: skipped like the harness does
-    }
-  }
-  return out;
 }
 
 /** The logs to read: one pair, or every player of a run folder that has an origin log. */
@@ -200,7 +188,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       const lines = readLines(pair.accessLog);
       const requests = lines.map(parseWireLine).filter((r): r is WireRequest => r !== null);
       if (requests.length === 0) throw new Error(`${pair.accessLog}: no access-log records (expected JSON lines from sprint serve --log or the nginx origin)`);
-      const playerLines = pair.playerLog === null ? [] : readPlayerLog(pair.playerLog);
+      const playerLines = pair.playerLog === null ? [] : readJsonl(pair.playerLog);
       const planned = plannedTransfers(playerLines);
       const types = mediaTypesOf(playerLines);
       const lastEnd = Math.max(...requests.map((r) => r.endMs));

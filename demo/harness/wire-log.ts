@@ -15,6 +15,8 @@
 // lines a burst continues while the next response starts within `gapMs` of
 // the previous one's end, and pipelining cannot be seen.
 
+import { fileOf } from './media-split';
+
 /** One logged request, in epoch milliseconds. */
 export interface WireRequest {
   readonly conn: number;
@@ -84,11 +86,6 @@ export function parseWireLine(line: string): WireRequest | null {
   const start = num(r['start']) ?? arrival ?? end;
   const error = typeof r['error'] === 'string' ? r['error'] : r['complete'] === false ? 'incomplete' : null;
   return { conn, url, range, status, bytes, arrivalMs: arrival, startMs: start, endMs: end, error };
-}
-
-/** Last path component of a URL, without the query. */
-export function fileOf(url: string): string {
-  return url.split('?')[0]?.split('/').pop() ?? '';
 }
 
 /** Media files by extension: what a DASH player fetches as segments. */

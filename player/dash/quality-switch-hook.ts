@@ -44,7 +44,6 @@ export interface QualityChangeEventLike {
 
 interface StreamProcessorInstance {
   prepareQualityChange(e: QualityChangeEventLike): void;
-  getType(): string;
   getRepresentationController(): { prepareQualityChange(rep: RepresentationLike): void };
   getScheduleController(): { setShouldCheckPlaybackQuality(value: boolean): void; startScheduleTimer(value?: number): void };
 }

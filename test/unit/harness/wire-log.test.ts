@@ -169,6 +169,14 @@ describe('sprint wire', () => {
       expect(await main(argv, c.io)).toBe(2);
       expect(c.err()).toMatch(/^sprint wire: /);
     }
+    // a player log corrupt before its last line is an error, not skipped
+    const bad = fs.mkdtempSync(path.join(os.tmpdir(), 'sprint-wire-bad-'));
+    fs.copyFileSync(path.join(dir, 'origin-8001.log'), path.join(bad, 'origin-8001.log'));
+    fs.writeFileSync(path.join(bad, 'player-8001.jsonl'), '{"kind":"segment"}\nnot json\n{"kind":"segment"}\n');
+    const b = capture();
+    expect(await main([bad], b.io)).toBe(1);
+    expect(b.err()).toMatch(/player-8001\.jsonl:2: not JSON/);
+    fs.rmSync(bad, { recursive: true, force: true });
     const empty = path.join(dir, 'empty.log');
     fs.writeFileSync(empty, 'nothing here\n');
     const c = capture();
