@@ -16,6 +16,7 @@ import type { DataPlane, DataPlaneContext } from './dataplane/data-plane';
 import { resolveMode, type ModeProvider } from './dataplane/resolve-mode';
 import { modeProviders } from './dataplane/providers';
 import { applyAbrPreset, parseAbrPreset } from './abr/presets';
+import { parseSwitchPolicy, type SprintXSwitchPolicy } from '../src/sprintx/switch-policy';
 
 export class SprintPlayer {
   /** The underlying dash.js MediaPlayer. */
@@ -48,6 +49,17 @@ export class SprintPlayer {
     const minimumTrain = options.minimumTrain ?? true;
     if (typeof minimumTrain !== 'boolean') throw new TypeError(`Sprint.createPlayer: minimumTrain must be a boolean, got ${String(minimumTrain)}`);
 
+    let sprintxSwitch: SprintXSwitchPolicy;
+    try {
+      sprintxSwitch = parseSwitchPolicy(options.sprintxSwitch);
+    } catch (e) {
+      throw new RangeError(`Sprint.createPlayer: ${(e as Error).message}`);
+    }
+    const sprintxSafetySec = options.sprintxSafetySec;
+    if (sprintxSafetySec !== undefined && !(typeof sprintxSafetySec === 'number' && sprintxSafetySec >= 0 && Number.isFinite(sprintxSafetySec))) {
+      throw new RangeError(`Sprint.createPlayer: sprintxSafetySec must be a number of seconds >= 0, got ${String(sprintxSafetySec)}`);
+    }
+
     this.recorder = new StatsRecorder(requested);
     this.dash = dashjs.MediaPlayer().create();
     this.dash.initialize(video, undefined, options.autoPlay ?? true);
@@ -56,9 +68,9 @@ export class SprintPlayer {
     options.beforeAttach?.(this.dash);
     this.monitor = new PlaybackMonitor(video, this.dash, dashjs.MediaPlayer.events);
 
-    const base: Omit<DataPlaneContext, 'stats'> = { dash: this.dash, dashjs, manifestUrl: absoluteManifest, log, epsilon, chunkBytes, minimumTrain };
-    if (options.sprintTransport !== undefined && options.sprintTransport !== 'extension' && options.sprintTransport !== 'fetch') {
-      throw new RangeError(`Sprint.createPlayer: sprintTransport must be "extension" or "fetch", got ${JSON.stringify(options.sprintTransport)}`);
+    const base: Omit<DataPlaneContext, 'stats'> = { dash: this.dash, dashjs, manifestUrl: absoluteManifest, log, epsilon, chunkBytes, minimumTrain, sprintxSwitch, sprintxSafetySec };
+    if (options.sprintTransport !== undefined && !['auto', 'extension', 'fetch'].includes(options.sprintTransport)) {
+      throw new RangeError(`Sprint.createPlayer: sprintTransport must be "auto", "extension" or "fetch", got ${JSON.stringify(options.sprintTransport)}`);
     }
     this.ready = resolveMode(requested, providers ?? modeProviders(options.sprintTransport), base).then(({ plane, reason }) => {
       if (this.destroyed) return plane.mode;
@@ -79,6 +91,7 @@ export class SprintPlayer {
       segments: this.recorder.segments.toArray(),
       transfers: this.recorder.transfers.toArray(),
       trains: this.recorder.trains.toArray(),
+      deferredSwitches: this.recorder.deferredSwitches.toArray(),
       droppedRecords: this.recorder.droppedRecords + this.monitor.droppedSamples,
       playback: this.monitor.snapshot(),
       samples: this.monitor.series(),

@@ -25,11 +25,13 @@ export interface SprintPlayerOptions {
    */
   abr?: string;
   /**
-   * How Sprint's trains travel: `extension` (default; the Sprint extension's
-   * sockets, HTTP/1.1 pipelining on connections Sprint controls) or `fetch`
-   * (the browser maps requests to connections: for HTTP/2 origins and tests).
+   * How Sprint's trains travel. Default: the Sprint extension's sockets
+   * (HTTP/1.1 pipelining on connections Sprint controls) when the extension
+   * answers, else the page's own `fetch` when the origin speaks HTTP/2 or
+   * HTTP/3 (one multiplexed connection). `extension` or `fetch` forces one
+   * (`fetch` on HTTP/1.1 leaves connection mapping to the browser: tests).
    */
-  sprintTransport?: 'extension' | 'fetch';
+  sprintTransport?: 'auto' | 'extension' | 'fetch';
   /** Passed to dash.js `updateSettings` before the source is attached. */
   dashSettings?: MediaPlayerSettingClass;
   /** Start playback as soon as possible (dash.js autoplay). Default true. */
@@ -48,6 +50,18 @@ export interface SprintPlayerOptions {
    * without the minimum pipeline train" of the paper's Fig. 11. Default true.
    */
   minimumTrain?: boolean;
+  /**
+   * Sprint-x: what an ABR bitrate switch does to the expanded request in
+   * flight. `after-chunk` (default): the switch waits until the request has
+   * delivered its chunk (and the old representation's segments already
+   * downloaded are handed over), unless the video buffer is below the safety
+   * level; `immediate`: the paper's policy, cancel at once. Switches you make
+   * yourself (dash.js `setRepresentationForType*` with automatic switching
+   * off) and switches dash.js forces are never held.
+   */
+  sprintxSwitch?: 'after-chunk' | 'immediate';
+  /** Sprint-x: never hold a switch with less than this much video buffered, seconds. Default: two segments' duration. */
+  sprintxSafetySec?: number;
   /** Log data-plane decisions (mode, fallbacks, cancellations) to the console. Default true. */
   log?: boolean;
   /**

@@ -24,7 +24,11 @@ const transport = params.get('transport') ?? undefined;
 //   chunk=BYTES  a fixed chunk size instead of the model's
 //   mpt=0        Sprint without the minimum pipeline train (paper Fig. 11)
 //   buffer=SEC   dash.js's buffer targets (default, top quality, long form)
+//   sxswitch=after-chunk|immediate   Sprint-x's switch policy
+//   sxsafety=SEC Sprint-x's safety level (buffered video below which a switch is never held)
 const chunk = params.get('chunk');
+const sxSwitch = params.get('sxswitch') ?? undefined;
+const sxSafety = params.get('sxsafety');
 const mpt = params.get('mpt');
 const bufferTarget = params.get('buffer');
 const manifest = params.get('manifest') ?? `media/${encodeURIComponent(set)}/${encodeURIComponent(layout)}/manifest.mpd`;
@@ -90,9 +94,11 @@ function start(): void {
     player = window.Sprint.createPlayer(video, manifest, {
       mode: mode as SprintApi.RequestedMode,
       abr,
-      sprintTransport: transport as 'extension' | 'fetch' | undefined,
+      sprintTransport: transport as SprintApi.SprintPlayerOptions['sprintTransport'],
       chunkBytes: parsePositive('chunk', chunk),
       minimumTrain: parseSwitch('mpt', mpt),
+      sprintxSwitch: sxSwitch as SprintApi.SprintPlayerOptions['sprintxSwitch'],
+      sprintxSafetySec: sxSafety === null ? undefined : parsePositive('sxsafety', sxSafety),
       dashSettings:
         target === undefined
           ? undefined
@@ -107,12 +113,12 @@ function start(): void {
     const s = player.stats();
     const p = s.playback;
     overlay.textContent = [
-      `mode       ${s.mode ?? 'resolving'}${s.requestedMode !== s.mode ? ` (asked ${s.requestedMode})` : ''}`,
+      `mode       ${s.mode ?? 'resolving'}${s.mode === 'sprint' && s.estimates.transport ? ` (${s.estimates.transport})` : ''}${s.requestedMode !== s.mode ? ` (asked ${s.requestedMode})` : ''}`,
       `bitrate    ${mbit(p.videoBitrate)}`,
       `buffer     ${p.videoBufferSec.toFixed(1)} s`,
       `throughput ${mbit(lastTransferThroughput(player))} wire, ${mbit(p.dashThroughputBitsPerSec)} dash.js`,
       `chunk      ${s.estimates.chunkBytes == null ? '–' : `${(s.estimates.chunkBytes / 1e6).toFixed(2)} MB`}`,
-      `rebuffers  ${p.rebufferCount} (${(p.rebufferMs / 1000).toFixed(1)} s)   switches ${p.bitrateSwitches}`,
+      `rebuffers  ${p.rebufferCount} (${(p.rebufferMs / 1000).toFixed(1)} s)   switches ${p.bitrateSwitches}${s.deferredSwitches.length ? ` (${s.deferredSwitches.length} held)` : ''}`,
       `time       ${p.currentTimeSec.toFixed(1)} s`,
     ].join('\n');
     reason.textContent = `data plane: ${s.modeReason}`;

@@ -21,6 +21,11 @@
  * order, one append at a time, so the init segment is appended after them.
  * Every other switch takes dash.js's own path, unchanged.
  *
+ * The same hook lets Sprint-x hold a switch (`deferSwitch`): the
+ * RepresentationController keeps the old representation, the schedule loop
+ * requests its next segment, and at that segment the ABR is asked again
+ * (dash.js compares its wish with the representation in force).
+ *
  * test/unit/player/dashjs-contract.test.ts pins what this relies on.
  */
 import type { MediaPlayerClass } from 'dashjs';
@@ -54,6 +59,12 @@ interface StreamProcessorConfig {
 }
 
 export interface QualitySwitchHooks {
+  /**
+   * Hold this switch (Sprint-x's `after-chunk` policy)? When true, dash.js's
+   * schedule loop goes on with the representation it has, as if the ABR had
+   * not asked; the ABR is asked again at the next segment. Optional.
+   */
+  deferSwitch?(type: string, e: QualityChangeEventLike): boolean;
   /** May a switch of `type` skip dash.js's drain (Sprint carries this type now)? */
   switchWithoutDrain(type: string): boolean;
   /** Told of every switch of a Sprint-carried type: whether it kept the window, and if not why. */
@@ -91,6 +102,16 @@ export function installQualitySwitchHook(dash: MediaPlayerClass, hooks: QualityS
       const original = parent.prepareQualityChange.bind(parent);
       return {
         prepareQualityChange(e: QualityChangeEventLike): void {
+          if (e?.newRepresentation && hooks.deferSwitch?.(type, e)) {
+            // dash.js's schedule loop skipped its request for this tick,
+            // expecting the switch preparation to restart it: restart it
+            // without asking the ABR again, so the next request is the old
+            // representation's next segment.
+            const scheduler = parent.getScheduleController();
+            scheduler.setShouldCheckPlaybackQuality(false);
+            scheduler.startScheduleTimer(0);
+            return;
+          }
           if (!e?.newRepresentation || !hooks.switchWithoutDrain(type)) {
             original(e);
             return;

@@ -8,6 +8,8 @@ export interface DashFragmentRequestLike {
   url?: string | null;
   range?: string | null;
   index?: number;
+  /** Media duration of the segment, seconds. */
+  duration?: number;
   bytesLoaded?: number;
   startDate?: Date | null;
   firstByteDate?: Date | null;

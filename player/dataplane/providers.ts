@@ -6,7 +6,8 @@ import type { ModeProvider } from './resolve-mode';
 import { sprintXProvider } from '../sprintx/capability';
 import { sprintProvider, type TransportChoice } from '../sprint/capability';
 import { detectExtension } from '../sprint/extension-transport';
+import { detectProtocol } from '../sprint/protocol-detect';
 
-export function modeProviders(transport: TransportChoice = 'extension'): ModeProvider[] {
-  return [sprintProvider(transport, detectExtension), sprintXProvider];
+export function modeProviders(transport: TransportChoice = 'auto'): ModeProvider[] {
+  return [sprintProvider(transport, detectExtension, detectProtocol), sprintXProvider];
 }

@@ -1,31 +1,55 @@
 /**
- * Can Sprint (pipelined trains, paper §IV-B1) run here? Only with a
- * TrainTransport whose connections Sprint controls: the Sprint extension and
- * its socket host. A page may also ask for the fetch transport explicitly
- * (`sprintTransport: 'fetch'`), which leaves connection mapping to the
- * browser: useful over HTTP/2 and for testing the scheduler.
+ * Can Sprint (pipelined trains, paper §IV-B1) run here, and on which
+ * transport? Trains need their outstanding requests on one connection:
+ *   - the Sprint extension's sockets (HTTP/1.1 pipelining on connections
+ *     Sprint controls), when the extension and its socket host answer;
+ *   - else the page's own `fetch`, when the origin speaks HTTP/2 or HTTP/3
+ *     (protocol-detect.ts): the browser multiplexes the train's requests
+ *     as streams of one connection, no extension needed.
+ * On HTTP/1.1 without the extension Sprint is not available (the resolver
+ * goes on to Sprint-x). A page may force either transport
+ * (`sprintTransport: 'extension' | 'fetch'`); `fetch` on HTTP/1.1 leaves
+ * connection mapping to the browser (how the scheduler is tested).
  */
 import type { Availability, ModeProvider } from '../dataplane/resolve-mode';
 import { FetchTrainTransport } from './fetch-transport';
+import { isMultiplexed, type ProtocolAnswer } from './protocol-detect';
 import { SprintDataPlane } from './sprint-data-plane';
 import type { TrainTransport } from './train-transport';
 
-export type TransportChoice = 'extension' | 'fetch';
+/** How Sprint's trains may travel: `auto` (extension, else fetch on HTTP/2+), or one forced. */
+export type TransportChoice = 'auto' | 'extension' | 'fetch';
 
 /** Finds a transport for `choice`; resolves with a reason when there is none. */
 export type TransportDetector = (timeoutMs: number) => Promise<{ ok: true; transport: TrainTransport; info: string } | { ok: false; reason: string }>;
 
-export function sprintProvider(choice: TransportChoice, detectExtension: TransportDetector | null): ModeProvider {
+/** Says which protocol the origin of `url` speaks to this page. */
+export type ProtocolDetector = (url: string) => Promise<ProtocolAnswer>;
+
+const EXTENSION_TIMEOUT_MS = 1500;
+
+export function sprintProvider(choice: TransportChoice, detectExtension: TransportDetector | null, detectProtocol: ProtocolDetector | null): ModeProvider {
   return {
     mode: 'sprint',
-    async check(): Promise<Availability> {
+    async check(ctx): Promise<Availability> {
       if (choice === 'fetch') {
         return { ok: true, plane: new SprintDataPlane(new FetchTrainTransport()), reason: 'trains over the browser\'s fetch (requested)' };
       }
-      if (!detectExtension) return { ok: false, reason: 'the Sprint extension transport is not part of this build' };
-      const found = await detectExtension(1500);
-      if (!found.ok) return { ok: false, reason: found.reason };
-      return { ok: true, plane: new SprintDataPlane(found.transport), reason: `trains on extension sockets (${found.info})` };
+      // Both questions at once: a missing extension costs its timeout, not that plus a round trip.
+      const protocol = choice === 'auto' && detectProtocol ? detectProtocol(ctx.manifestUrl) : null;
+      const found = detectExtension ? await detectExtension(EXTENSION_TIMEOUT_MS) : { ok: false as const, reason: 'the Sprint extension transport is not part of this build' };
+      if (found.ok) return { ok: true, plane: new SprintDataPlane(found.transport), reason: `trains on extension sockets (${found.info})` };
+      if (!protocol) return { ok: false, reason: found.reason };
+      const answer = await protocol;
+      if (isMultiplexed(answer.protocol)) {
+        return {
+          ok: true,
+          plane: new SprintDataPlane(new FetchTrainTransport()),
+          reason: `trains over fetch on ${answer.protocol} (one multiplexed connection, no extension needed; extension: ${found.reason})`,
+        };
+      }
+      const heard = answer.protocol ?? `an unknown protocol (${answer.problem ?? 'not reported'})`;
+      return { ok: false, reason: `${found.reason}; the origin speaks ${heard}, not HTTP/2 or HTTP/3, so the page cannot keep a train on one connection` };
     },
   };
 }

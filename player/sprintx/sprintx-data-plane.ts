@@ -5,9 +5,14 @@
  * representation, Sprint-x issues one streamed Range request covering whole
  * segments i..j totalling at least the current chunk size, and answers that
  * and the following requests for the same representation from the stream as
- * their bytes arrive. dash.js's ABR still picks every segment: a request for
- * another representation, or outside the range (a seek), cancels the
- * transfer and starts a new one (the paper's trade-off; counted in stats).
+ * their bytes arrive. dash.js's ABR still picks every segment. A bitrate
+ * switch waits until the transfer has delivered its chunk and the old
+ * representation's downloaded segments are handed over (the `after-chunk`
+ * policy, src/sprintx/switch-policy.ts; held switches are in
+ * `stats().deferredSwitches`), unless the buffer is below the safety level;
+ * with the `immediate` policy (the paper's) a request for another
+ * representation cancels the transfer at once. A request outside the range
+ * (a seek) cancels it too, and the next transfer starts at once.
  *
  * Minimum chunk on resume (§IV-B1): the transfer runs to its full size even
  * when dash.js stops asking because its buffer reached the target; the bytes
@@ -30,6 +35,10 @@ import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
 import { DashFragmentRecorder } from '../dataplane/stock';
 import { installLoaderHook } from '../dash/loader-hook';
+import { installQualitySwitchHook, type QualityChangeEventLike } from '../dash/quality-switch-hook';
+import { bufferLength } from '../dash/buffer-level';
+import { decideSwitch, DEFAULT_SAFETY_SEGMENTS } from '../../src/sprintx/switch-policy';
+import { SwitchHolds } from './switch-holds';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler } from '../dash/loader-types';
 import { RttProber } from '../estimates/rtt-prober';
 import { ExpandedStream, nowMs, type PendingSegment } from './expanded-stream';
@@ -58,6 +67,9 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
   /** Records the segments dash.js loads itself: init segments, audio, what Sprint-x declines, everything after a fallback. */
   private readonly dashLoads = new DashFragmentRecorder();
   private consecutiveFailures = 0;
+  private holds: SwitchHolds | null = null;
+  /** Duration of the last video media segment dash.js asked for, seconds (the safety level's unit). */
+  private segmentDurationSec = 0;
 
   constructor(
     probeUrl: string,
@@ -76,6 +88,12 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
   install(ctx: DataPlaneContext): void {
     this.ctx = ctx;
     installLoaderHook(ctx.dash, this);
+    this.holds = new SwitchHolds(ctx.stats, ctx.log);
+    installQualitySwitchHook(ctx.dash, {
+      deferSwitch: (type, e) => this.holdSwitch(type, e),
+      switchWithoutDrain: () => false,
+      onSwitch: () => undefined,
+    });
     this.dashLoads.install(ctx);
     this.prober.start();
   }
@@ -108,6 +126,39 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     e.source = 'rtt: range probes; bandwidth: expanded-request wire timing';
   }
 
+  /**
+   * Should dash.js's ABR switch away from the video representation now, or
+   * wait for the expanded request in flight (the switch policy)? Switches the
+   * page makes itself (automatic switching off) are never held.
+   */
+  private holdSwitch(type: string, e: QualityChangeEventLike): boolean {
+    const ctx = this.ctx;
+    const holds = this.holds;
+    if (!ctx || !holds || type !== 'video' || this.degraded !== null) return false;
+    if (ctx.dash.getSettings().streaming?.abr?.autoSwitchBitrate?.video === false) return false;
+    const stream = this.streams.get(type) ?? null;
+    const onOld = stream !== null && stream.representationId === (e.oldRepresentation?.id ?? null);
+    const decision = decideSwitch({
+      policy: ctx.sprintxSwitch,
+      forced: e.isAdaptationSetSwitch === true || e.reason?.forceReplace === true || e.reason?.forceAbandon === true,
+      transferOnOldRepresentation: onOld,
+      transferFailed: stream?.failed != null,
+      transferFinished: stream?.finished ?? true,
+      receivedBytes: stream?.log.receivedBytes ?? 0,
+      chunkTargetBytes: Math.min(stream?.record.targetChunkBytes ?? Infinity, stream?.record.expectedBytes ?? Infinity),
+      unservedBytes: stream?.unservedBytes ?? 0,
+      bufferSec: bufferLength(ctx.dash, 'video'),
+      safetySec: ctx.sprintxSafetySec ?? DEFAULT_SAFETY_SEGMENTS * this.segmentDurationSec,
+    });
+    const now = nowMs();
+    if (decision.hold && stream) {
+      holds.wish(type, stream, e.newRepresentation?.id ?? null, now);
+      return true;
+    }
+    holds.applied(decision.why, now);
+    return false;
+  }
+
   /** Byte ranges of every segment of the request's representation, or null if unknown. */
   private segmentsOf(req: LoaderRequest): ByteRange[] | null {
     const rep = req.customData.request?.representation as { id?: string; segments?: SegmentLike[] } | null | undefined;
@@ -124,6 +175,11 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
   }
 
   tryLoad(req: LoaderRequest, resp: LoaderResponse): boolean {
+    const fr = req.customData.request;
+    if (fr?.type === MEDIA_SEGMENT_TYPE && fr.mediaType === 'video') {
+      this.holds?.onMediaRequest(nowMs());
+      if (typeof fr.duration === 'number' && fr.duration > 0) this.segmentDurationSec = fr.duration;
+    }
     const taken = this.take(req, resp);
     this.dashLoads.noteLoad(req.customData.request, taken);
     return taken;
@@ -161,6 +217,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
         ctx.stats.count('sprintx.cancellations');
         ctx.log.info(`cancel ${key} transfer #${stream.record.id} (${why}) after ${stream.log.receivedBytes} bytes`);
       }
+      this.holds?.supersede(stream, why, nowMs());
       stream.discard(why);
       ctx.stats.count('sprintx.wastedBytes', stream.record.wastedBytes);
       this.streams.delete(key);
@@ -230,6 +287,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     const ctx = this.ctx;
     if (!ctx || this.degraded !== null) return;
     this.degraded = reason;
+    this.holds?.supersede(null, 'fell back to stock loading', nowMs());
     this.prober.stop();
     ctx.stats.setMode('stock', `fell back from sprint-x during playback: ${reason}`);
     ctx.stats.count('sprintx.fallbacks');

@@ -5,7 +5,7 @@
  */
 import type { DataPlaneMode, RequestedMode } from '../options';
 import { BoundedLog } from './bounded-log';
-import type { EstimateStats, SegmentRecord, TrainRecord, TransferRecord } from './types';
+import type { DeferredSwitchRecord, EstimateStats, SegmentRecord, TrainRecord, TransferRecord } from './types';
 
 const MAX_RECORDS = 20000;
 
@@ -13,6 +13,7 @@ export class StatsRecorder {
   readonly segments = new BoundedLog<SegmentRecord>(MAX_RECORDS);
   readonly transfers = new BoundedLog<TransferRecord>(MAX_RECORDS);
   readonly trains = new BoundedLog<TrainRecord>(MAX_RECORDS);
+  readonly deferredSwitches = new BoundedLog<DeferredSwitchRecord>(MAX_RECORDS);
   readonly counters: Record<string, number> = {};
   estimates: EstimateStats = {
     rttSec: null,
@@ -51,6 +52,6 @@ export class StatsRecorder {
   }
 
   get droppedRecords(): number {
-    return this.segments.dropped + this.transfers.dropped + this.trains.dropped;
+    return this.segments.dropped + this.transfers.dropped + this.trains.dropped + this.deferredSwitches.dropped;
   }
 }

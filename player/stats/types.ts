@@ -86,6 +86,37 @@ export interface TrainRecord {
   rttSamplesSec: number[];
 }
 
+/**
+ * A bitrate switch Sprint-x held back (paper §IV-B2 with our `after-chunk`
+ * policy): the ABR asked for another representation while an expanded
+ * request on the old one had not yet delivered its chunk (or held old
+ * segments dash.js had not taken). The ABR is asked again at every segment;
+ * this record spans its wishes until the switch took effect or was dropped.
+ */
+export interface DeferredSwitchRecord {
+  mediaType: string;
+  fromRepresentationId: string | null;
+  /** The representation the ABR asked for last. */
+  toRepresentationId: string | null;
+  /** When the ABR first asked. */
+  askedMs: number;
+  /** How many times the ABR asked while the switch was held. */
+  wishes: number;
+  /** When the hold ended, or null while it lasts. */
+  endedMs: number | null;
+  /**
+   * `applied`: the switch went ahead (see `why`); `withdrawn`: the ABR stopped
+   * asking; `superseded`: the transfer it protected ended another way (seek, error).
+   */
+  outcome: 'applied' | 'withdrawn' | 'superseded' | null;
+  /** Why the hold ended (`chunk delivered`, `buffer below safety level`, ...). */
+  why: string | null;
+  /** The expanded transfer the hold protected (`transfers[].id`). */
+  transferId: number;
+  /** Bytes of the old representation that transfer received while the switch was held. */
+  oldBytesMeanwhile: number;
+}
+
 export interface PlaybackSample {
   atMs: number;
   currentTimeSec: number;
@@ -140,6 +171,8 @@ export interface SprintStats {
   transfers: TransferRecord[];
   /** Sprint trains (empty in other modes). */
   trains: TrainRecord[];
+  /** Bitrate switches Sprint-x held until its chunk was in (empty in other modes). */
+  deferredSwitches: DeferredSwitchRecord[];
   /** Records dropped because the bounded logs were full. */
   droppedRecords: number;
   playback: PlaybackStats;

@@ -162,3 +162,15 @@ describe('dash.js quality-switch internals the no-drain switch (quality-switch-h
     expect(section('function _getIndicesToRequest(lastSegment) {', 1500)).toMatch(/indexToRequest: lastSegment\.index \+ 1/);
   });
 });
+
+describe("dash.js internals Sprint-x's held switch (quality-switch-hook.ts deferSwitch) relies on", () => {
+  it('the ABR compares its wish with the representation in force, so a held switch is asked again at the next segment', () => {
+    const check = section('function checkPlaybackQuality(type, streamId) {', 2000);
+    expect(check).toMatch(/const currentRepresentation = streamProcessor\.getRepresentationController\(\)\?\.getCurrentCompositeRepresentation\(\);/);
+    expect(check).toMatch(/newRepresentation\.id !== currentRepresentation\.id[\s\S]{0,300}_changeQuality\(type, currentRepresentation, newRepresentation, switchRequest\.reason\);\s*return true;/);
+    // the change event is triggered synchronously, while the schedule loop waits for the switch preparation
+    expect(section('function _changeQuality(type, oldRepresentation, newRepresentation, reason) {', 1500)).toMatch(/eventBus\.trigger\([^;]*QUALITY_CHANGE_REQUESTED/);
+    // a media request turns the ABR check back on for the next tick
+    expect(section('function _mediaFragmentNeeded() {', 500)).toMatch(/MEDIA_FRAGMENT_NEEDED[\s\S]{0,200}shouldCheckPlaybackQuality = true;/);
+  });
+});
