@@ -1,6 +1,6 @@
 /**
  * Headless Chromium as measured to work on this machine
- * (shared/design/browser-facts.md), shared by the evaluation harness and the
+ * (docs/browser-facts.md), shared by the evaluation harness and the
  * end-to-end tests: the binary, and the flags that keep it off the network
  * (this machine's network is closed), playing without a user gesture and
  * silent.

@@ -1,4 +1,4 @@
-// Builds the Sprint extension (issue 4, item 1) into an unpacked MV3 extension:
+// Builds the Sprint extension into an unpacked MV3 extension:
 //   <out>/manifest.json   extension/manifest.json, checked (stable "key", file names)
 //   <out>/background.js   the service worker (extension/src/worker/background.ts)
 //   <out>/content.js      the content script (extension/src/content/content-script.ts)

@@ -1,4 +1,4 @@
-// `sprint ab`: the A/B evaluation of issue 5 (paper §V-A/B) from the command
+// `sprint ab`: the A/B evaluation (paper §V-A/B) from the command
 // line. Parses and checks the options, builds the plan (plan.ts), refuses
 // clearly when the machine cannot run it (not root, no namespaces/tc/tcpdump,
 // no Chromium, content too short, durations over the limits), then runs it

@@ -23,7 +23,7 @@ import { buildReport, ReportResult } from './report';
 import { RunRecord, runOne } from './run';
 import { RunSummary, writeRunSummary } from './run-summary';
 
-/** Longest single run, seconds (issue 5: bounded durations). */
+/** Longest single run, seconds (bounded durations). */
 export const MAX_RUN_S = 4 * 3600;
 /** Longest whole plan, seconds. */
 export const MAX_PLAN_S = 72 * 3600;

@@ -1,4 +1,4 @@
-// Repeats folded into the figures a person compares (issue 5, paper Fig. 6):
+// Repeats folded into the figures a person compares (paper Fig. 6):
 // for every network condition and every column — each player alone against
 // the bulk flows, each player of the all-together run, and the bulk-vs-bulk
 // control — the median with min and max over the repeats of: the video

@@ -3,7 +3,7 @@
 // the testbed (`tb.exec`), so it is a tracked process group that the testbed
 // kills on destroy, error and Ctrl-C; a fresh profile directory per run is
 // removed on close. Flags are the ones measured to work headless on this
-// machine (shared/design/browser-facts.md, test/e2e/support/browser.ts) plus
+// machine (docs/browser-facts.md, test/e2e/support/browser.ts) plus
 // what keeps several players honest in one browser: each player gets its own
 // window (windows stay `visible`; a background tab is `hidden`) and timer
 // throttling / renderer backgrounding are off.

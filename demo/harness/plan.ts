@@ -1,5 +1,5 @@
 // The A/B plan: which runs an evaluation makes and in what order. Paper §V-A/B
-// compares players under identical conditions; issue 5 asks for repeats with
+// compares players under identical conditions; we run repeats with
 // median and min–max, and a bulk-vs-bulk control per configuration. For every
 // network condition (one, or a `--grid` sweep like paper Fig. 6) and every
 // repeat, the plan runs:

@@ -2,7 +2,7 @@
 // player bundle under /dist/, the DASH content under /media/ with Range and
 // CORS, a no-store /probe), served by a real server people run, so the A/B
 // harness can check that Sprint's pipelined trains and Sprint-x's expanded
-// ranges behave against it too (issue 5: "nginx as an alternative origin").
+// ranges behave against it too ("nginx as an alternative origin").
 //
 // `nginxConfig` writes the configuration (pure); the CLI runs nginx in the
 // foreground with it from a private prefix directory, prints the URL on the

@@ -1,4 +1,4 @@
-// The testbed's validation experiment (shared/design/testbed.md, paper §III):
+// The testbed's validation experiment (docs/testbed.md, paper §III):
 // one bulk download against one sequential segment client (1.25 MB requests
 // back to back) through the emulated bottleneck, measured on the wire. It
 // exercises the whole layer — topology, origin processes, flow clients, wire

@@ -6,7 +6,7 @@
 //   ip rule add iif <router's client-facing veth> lookup 101
 // Packets the element writes back arrive on the TUN, match no rule and are
 // forwarded by the main table, so the tbf bottleneck still sees them on its
-// egress. The kernel here has no netem (shared/design/testbed.md).
+// egress. The kernel here has no netem (docs/testbed.md).
 
 import { ChildProcess, spawnSync } from 'child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'fs';

@@ -1,5 +1,5 @@
 // The testbed layer's public API in one import, for the A/B evaluation
-// harness (issue 5): the emulated bottleneck (topology), processes inside it
+// harness: the emulated bottleneck (topology), processes inside it
 // (origins, flow clients), wire and server-side measurement, and the paper
 // §V-A metrics. Everything below the players.
 

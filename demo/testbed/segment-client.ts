@@ -1,7 +1,7 @@
 // Sequential segment client for the testbed: downloads fixed-size segments of
 // the origin's bulk resource one request at a time, with no pauses, over one
 // keep-alive connection — the "sequential" video-like client of
-// shared/design/testbed.md (1.25 MB segments), the baseline that paper §III
+// docs/testbed.md (1.25 MB segments), the baseline that paper §III
 // shows losing its fair share to a bulk flow. Bytes are counted into 100 ms
 // bins and every request is logged, as JSON lines.
 //

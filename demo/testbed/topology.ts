@@ -2,7 +2,7 @@
 // joined by two veth pairs, with the bottleneck (tbf: rate and queue size in
 // bytes) on the router's client-facing interface, i.e. the server→client
 // direction. Paper §V-A: a video flow and bulk flows share one drop-tail
-// bottleneck; the recipe and its pitfalls are in shared/design/testbed.md.
+// bottleneck; the recipe and its pitfalls are in docs/testbed.md.
 //
 // createTestbed first runs preflight.ts and refuses, listing what is missing,
 // when not root or when namespaces, veth, tbf, ethtool or the requested

@@ -1,6 +1,6 @@
 // addrpolicy.go: where the host may connect. Host-name syntax, the port blocklist and the address classes.
 //
-// The host must never become an open proxy into the user's network (issue 4, item 8). An `open` names a
+// The host must never become an open proxy into the user's network. An `open` names a
 // host and a port; this file decides whether that is acceptable:
 //   - the host is a DNS name, an IPv4 literal or a bracketed IPv6 literal, as in a URL's hostname
 //     (DNS names in lower case, no zone, no trailing dot);

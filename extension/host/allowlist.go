@@ -2,7 +2,7 @@
 //
 // Chrome starts a native-messaging host with the caller's origin, "chrome-extension://<ID>/", as argv[1]
 // (on Windows a --parent-window argument may follow). The host refuses to run for any origin that is not
-// the Sprint extension's (issue 4, item 8: "the host accepts only this extension"). The browser also checks
+// the Sprint extension's ("the host accepts only this extension"). The browser also checks
 // the host manifest's allowed_origins; this is the host's own, independent check.
 package main
 

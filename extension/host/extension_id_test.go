@@ -1,5 +1,5 @@
 // extension_id_test.go: the compiled allowlist (allowlist.go) names exactly the extension whose public key is
-// in ../manifest.json, so the host accepts the Sprint extension and nothing else (issue 4, item 8).
+// in ../manifest.json, so the host accepts the Sprint extension and nothing else.
 package main
 
 import (

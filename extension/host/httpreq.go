@@ -1,7 +1,7 @@
 // httpreq.go: the strict validator for the bytes an extension asks the host to write to a socket.
 //
 // The host writes only complete, well-formed HTTP/1.1 GET or HEAD requests for the connection's own host,
-// with a short allowlist of headers and no body (issue 4, item 8: "can never be told to write arbitrary
+// with a short allowlist of headers and no body ("can never be told to write arbitrary
 // bytes to an arbitrary port"). A `write` carries one or more such requests back to back (pipelining, paper
 // §IV-B1); ParseRequests accepts all of them or none. What goes on the wire is not the extension's text but
 // the canonical serialisation of what was parsed (Request.AppendCanonical), so only bytes this file

@@ -1,4 +1,4 @@
-// main.go: entry point of sprint-host, the Sprint extension's native-messaging socket host (issue 4, item 2).
+// main.go: entry point of sprint-host, the Sprint extension's native-messaging socket host.
 //
 // The browser starts this program when the Sprint extension calls chrome.runtime.connectNative; argv[1] is
 // the caller's origin. The program checks the caller (allowlist.go), loads the TLS roots (tlsroots.go) and

@@ -1,6 +1,6 @@
 // tcpinfo.go: the TCP_INFO fields the host reports, in the units PROTOCOL.md documents.
 //
-// Issue 4, item 6 takes the RTT estimate from the kernel's TCP_INFO of the connection carrying a train.
+// takes the RTT estimate from the kernel's TCP_INFO of the connection carrying a train.
 // Mind the direction on the client: rttUs, rttVarUs, minRttUs, rcvRttUs, rcvSpace, bytesReceived, segsIn and
 // dataSegsIn describe the download path (server→client data, client ACKs), while sndCwnd, sndSsthresh,
 // deliveryRate, pacingRate and bytesAcked describe the client's own sending (the small requests) and say

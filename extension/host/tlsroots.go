@@ -1,6 +1,6 @@
 // tlsroots.go: the certificate roots TLS connections are verified against.
 //
-// Issue 4, item 7: TLS origins are verified normally, with the system's roots. Tests may add one extra CA
+// TLS origins are verified normally, with the system's roots. Tests may add one extra CA
 // (for a local test origin) through an environment variable; it is added to the system roots, never
 // replacing them, and there is no way to skip verification.
 package main

@@ -1,4 +1,4 @@
-// Command line of the Sprint extension installer (issue 4, item 3):
+// Command line of the Sprint extension installer:
 //   node dist/extension/install/cli.js install [--profile DIR]... [--browser chrome|chromium]... [--no-build]
 //   node dist/extension/install/cli.js uninstall [--profile DIR]...
 // (npm run extension:install / extension:uninstall). Exit 0 on success, 1 on

@@ -1,5 +1,5 @@
 // The Sprint extension's ID, derived from the public key in
-// extension/manifest.json (issue 4, item 1: "stable ID via a manifest key").
+// extension/manifest.json ("stable ID via a manifest key").
 // Chrome's rule: SHA-256 of the DER-encoded public key, first 16 bytes, each
 // hex digit 0-f mapped to a letter a-p. The installer writes the resulting
 // origin into the native host manifest's allowed_origins, and

@@ -1,6 +1,6 @@
 // The native messaging host manifest of the Sprint socket host and where
-// Chromium-based browsers look for it (issue 4, item 3; facts measured in
-// shared/design/browser-facts.md "Native messaging"):
+// Chromium-based browsers look for it (facts measured in
+// docs/browser-facts.md "Native messaging"):
 //   Google Chrome  ~/.config/google-chrome/NativeMessagingHosts/   (macOS: ~/Library/Application Support/Google/Chrome/NativeMessagingHosts/)
 //   Chromium       ~/.config/chromium/NativeMessagingHosts/        (macOS: ~/Library/Application Support/Chromium/NativeMessagingHosts/)
 //   a profile started with --user-data-dir=DIR: DIR/NativeMessagingHosts/ (the per-user one is then NOT searched)

@@ -1,5 +1,5 @@
 // Installs and uninstalls the Sprint extension's pieces for the current user
-// (issue 4, item 3: "a command builds the extension and the host and registers
+// ("a command builds the extension and the host and registers
 // the host manifest for Google Chrome and Chromium ..., then says how to load
 // the extension; and an uninstall counterpart"):
 //   1. build the unpacked extension (webpack, extension/webpack.config.js) into dist/extension/unpacked/

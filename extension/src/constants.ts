@@ -1,6 +1,5 @@
 /**
- * Names shared by the Sprint extension's parts and its installer (issue 4,
- * items 1–3). The native host name must match the host manifest the installer
+ * Names shared by the Sprint extension's parts and its installer. The native host name must match the host manifest the installer
  * writes (extension/install/) and what the service worker connects to.
  */
 

@@ -1,7 +1,7 @@
 /**
  * The parts of dash.js 5.2.1's loader contract Sprint relies on, typed in one
  * place (dash.js's index.d.ts leaves them loose). See
- * shared/design/dashjs-integration.md, "Plug-in points".
+ * docs/dashjs-integration.md, "Plug-in points".
  *
  * HTTPLoader calls `XHRLoader.load(request, response)`; a loader fills
  * `response.{url,status,statusText,headers,data}`, reports progress through

@@ -2,7 +2,7 @@
  * The one place Sprint changes dash.js 5.2.1's one-request-in-flight
  * scheduling (paper §IV-B1), through public extension points only
  * (`MediaPlayer.extend('ScheduleController', ..., override=true)` and player
- * events), never by patching the bundle. See shared/design/dashjs-integration.md.
+ * events), never by patching the bundle. See docs/dashjs-integration.md.
  *
  * dash.js issues the next segment request only from its schedule loop, which
  * restarts after the previous segment was appended, and only while the

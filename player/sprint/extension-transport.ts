@@ -1,6 +1,6 @@
 /**
  * TrainTransport over the Sprint extension's sockets (paper §IV-B1: a train's
- * requests pipelined on a connection Sprint controls; issue 4, items 1, 4, 9).
+ * requests pipelined on a connection Sprint controls).
  * The page side of the session protocol in ./extension/protocol.ts: each
  * `request` is one message on the private port to the content script; the
  * service worker writes it on its origin's connection behind those in flight

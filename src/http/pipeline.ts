@@ -4,7 +4,7 @@
 // the server is never idle inside a train; responses are matched to requests
 // strictly in order and streamed to each request's callbacks as they arrive.
 //
-// Faults (issue "Sprint", item 9): when the connection closes or breaks
+// Faults (see extension/host/PROTOCOL.md, faults): when the connection closes or breaks
 // mid-train (e.g. a keep-alive request limit), every request not fully
 // answered fails with `retryable: true` and is listed in `onClosed` so the
 // caller re-issues it on a new connection; a partial response is reported as

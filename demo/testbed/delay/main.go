@@ -1,5 +1,5 @@
 // sprint-delay: a user-space fixed propagation delay for the emulated
-// bottleneck testbed (shared/design/testbed.md: the kernel here has no netem).
+// bottleneck testbed (docs/testbed.md: the kernel here has no netem).
 //
 // It runs in the router namespace and owns a TUN interface; policy routing
 // (set up by demo/testbed/delay-element.ts) sends every packet arriving on the

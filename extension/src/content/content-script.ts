@@ -1,5 +1,5 @@
 /**
- * The Sprint extension's content script (issue 4, items 1 and 8), injected at
+ * The Sprint extension's content script, injected at
  * document_start into every http(s) frame. It does nothing until the page's
  * Sprint player says hello; then it bridges that page session to the service
  * worker:

@@ -1,5 +1,5 @@
 /**
- * Base64 for the Sprint extension's message hops (issue 4, item 4: bytes
+ * Base64 for the Sprint extension's message hops (bytes
  * streamed to the page): extension messaging is JSON, so the socket host's
  * bytes travel as base64 to the service worker, and body pieces travel as
  * base64 from the worker to the content script. Uses the native

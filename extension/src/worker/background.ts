@@ -1,5 +1,5 @@
 /**
- * The Sprint extension's MV3 service worker (issue 4, items 1, 2, 8, 9):
+ * The Sprint extension's MV3 service worker:
  * accepts page sessions from its content scripts, checks that the native
  * socket host is reachable before welcoming one, and serves each session's
  * requests (session.ts) over the one native port (host-manager.ts).

@@ -1,6 +1,6 @@
 /**
  * The CORS check the Sprint extension applies before handing a response to
- * the page (issue 4, item 8: "only GET for http/https URLs of origins the page
+ * the page ("only GET for http/https URLs of origins the page
  * may read ... otherwise the response is withheld"). It is the Fetch
  * standard's check for a credential-less GET (credentials mode "omit"; the
  * extension never sends cookies or Authorization): a cross-origin response is

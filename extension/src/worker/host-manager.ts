@@ -1,6 +1,6 @@
 /**
  * Owns the service worker's single native-messaging port to the socket host
- * (issue 4, item 2; extension/host/PROTOCOL.md §14 step 1): starts it for the
+ * (extension/host/PROTOCOL.md §14 step 1): starts it for the
  * first page session, shares it among all sessions, restarts it on demand
  * after a crash (a bounded number of times per minute), and closes it a little
  * after the last session ended, so an idle browser keeps no host process (an

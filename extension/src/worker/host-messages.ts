@@ -1,6 +1,6 @@
 /**
  * Validation of what the native socket host sends the service worker
- * (extension/host/PROTOCOL.md §3–5; issue 4, item 8: every message is
+ * (extension/host/PROTOCOL.md §3–5: every message is
  * validated). The host is our own program, but it is a separate process behind
  * a pipe: the worker checks the type of every field it uses and routes
  * nothing it cannot read. Extra fields are tolerated (a newer host may add

@@ -1,6 +1,6 @@
 /**
  * The service worker's side of the native-messaging socket host
- * (extension/host/PROTOCOL.md; issue 4, item 2): one port, a `hello`
+ * (extension/host/PROTOCOL.md): one port, a `hello`
  * handshake, commands with ids and promised replies, and events routed to the
  * connection they belong to. Knows nothing of HTTP or pages.
  *

@@ -1,7 +1,7 @@
 /**
  * One page session's requests to one media origin, on one connection at a
  * time (paper §IV-B1: a train's requests pipelined on a connection Sprint
- * controls; issue 4, item 9: faults).
+ * controls; faults).
  *
  * - Pipelined mode (default): every request is written as soon as it arrives,
  *   behind those in flight, on the lane's single keep-alive connection, so

@@ -1,6 +1,6 @@
 /**
  * Base64 of body pieces for the worker → content script hop without
- * re-encoding (issue 4, item 4: bytes streamed to the page). Each host `data`
+ * re-encoding (bytes streamed to the page). Each host `data`
  * event arrives as base64 and is decoded into its own buffer; a body piece
  * the HTTP parser cuts from it is a view of that buffer. When the view starts
  * on a 3-byte boundary and ends on one (or at the end of the chunk), its

@@ -1,5 +1,5 @@
 /**
- * One page session in the service worker (issue 4, items 1 and 8): the
+ * One page session in the service worker: the
  * requests of one Sprint player instance, arriving through its content
  * script's port. Validates every message again (the content script already
  * did: a compromised renderer could bypass it), applies the URL policy with

@@ -1,6 +1,6 @@
 /**
  * Which URLs a page may have the Sprint extension request, and where the
- * socket host may connect for them (issue 4, item 8). Runs in the service
+ * socket host may connect for them. Runs in the service
  * worker on every request, before anything reaches the host:
  *   - only http: and https: URLs, no user:password@, at most LIMITS.maxUrlLength
  *     characters, no spaces or control characters, a target the HTTP layer can

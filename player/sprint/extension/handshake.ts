@@ -1,5 +1,5 @@
 /**
- * The page's half of the Sprint extension handshake (issue 4, item 1: "the
+ * The page's half of the Sprint extension handshake ("the
  * Sprint player detects it with a versioned handshake"). Creates a private
  * MessageChannel, hands one end to the extension's content script with a
  * namespaced hello (`{sprint:'v1', type:'hello', nonce}`) and waits:

@@ -1,6 +1,6 @@
 /**
  * The message protocol between a page running the Sprint player and the Sprint
- * extension (issue 4, items 1 and 8), version 1, and its validators. Shared by
+ * extension, version 1, and its validators. Shared by
  * the page-side transport (extension-transport.ts), the extension's content
  * script and its service worker: every boundary validates what it receives
  * with the functions below (types, sizes, counts) before acting on it.
@@ -37,7 +37,7 @@ export const PAGE_PROTOCOL_VERSION = 1;
 /** Name of the chrome.runtime port between content script and service worker. */
 export const SESSION_PORT_NAME = 'sprint-session-v1';
 
-/** Bounds enforced at every boundary (issue 4, item 8: "sizes and counts are bounded"). */
+/** Bounds enforced at every boundary ("sizes and counts are bounded"). */
 export const LIMITS = {
   /** Requests of one session not yet ended (written, queued or being received). */
   maxOutstanding: 32,

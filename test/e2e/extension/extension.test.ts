@@ -1,6 +1,6 @@
 /**
  * End-to-end: the Sprint extension and its socket host in headless Chromium
- * against the demo origin on 127.0.0.1 (issue 4: pipelined trains, faults,
+ * against the demo origin on 127.0.0.1 (pipelined trains, faults,
  * security). Every assertion is on what happened on the wire (the origin's
  * access log, raw request bytes) or on the bytes that reached the page
  * (SHA-256 against the files on disk).

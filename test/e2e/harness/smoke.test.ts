@@ -1,4 +1,4 @@
-// Smoke test of the A/B evaluation harness (issue 5), as root: one short
+// Smoke test of the A/B evaluation harness, as root: one short
 // configuration — stock vs sprint-x on the test content, 3 Mbit/s tbf with a
 // 256 KB queue, one bulk flow, Cubic, 45 s measured after a 10 s warm-up,
 // one repeat, plus the bulk-vs-bulk control — run end to end through the

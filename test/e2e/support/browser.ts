@@ -1,7 +1,7 @@
 /**
  * Headless Debian Chromium for end-to-end tests, driven by puppeteer-core.
  * Flags are the ones measured to work on this machine
- * (shared/design/browser-facts.md); every launch gets a fresh profile
+ * (docs/browser-facts.md); every launch gets a fresh profile
  * directory that `close()` removes, and the browser process is killed by PID
  * if it does not exit.
  */

@@ -1,5 +1,5 @@
 // The CORS check applied before a response reaches the page (extension/src/
-// worker/cors.ts; issue 4, item 8), as Fetch does it for a credential-less GET:
+// worker/cors.ts), as Fetch does it for a credential-less GET:
 // one Access-Control-Allow-Origin equal to "*" or to the page origin, exposed
 // headers limited to the safelist plus Access-Control-Expose-Headers, never Set-Cookie.
 

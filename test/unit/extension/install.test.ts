@@ -1,4 +1,4 @@
-// The Sprint extension installer (extension/install/; issue 4, item 3): the
+// The Sprint extension installer (extension/install/): the
 // host manifest it writes (name, absolute path, stdio, only our extension's
 // origin), where (per-user Chrome/Chromium directories of the browsers found,
 // and --profile user-data-dirs), the clear errors when Go or every browser is

@@ -1,5 +1,5 @@
 // The page ↔ extension message validators (player/sprint/extension/
-// protocol.ts; issue 4, item 8: every message is validated at each boundary).
+// protocol.ts: every message is validated at each boundary).
 // Each malformed shape is refused with a reason that names what is wrong, and
 // with the message id when one could be read (so the page can fail that request).
 

@@ -1,6 +1,6 @@
 // Which URLs the Sprint extension will request for a page, and whether the
 // socket host may reach a private address for them (extension/src/worker/
-// url-policy.ts; issue 4, item 8). The page origin is the browser's, the URL
+// url-policy.ts). The page origin is the browser's, the URL
 // the page's: a page may reach loopback/private addresses only when it is
 // itself served from that literal host.
 

@@ -1,5 +1,5 @@
 // The connection state machine and its pipelining verdict (paper §IV-B1,
-// issue "Sprint" item 9): a keep-alive limit is not a verdict, closing after
+// pipelining faults): a keep-alive limit is not a verdict, closing after
 // the first response with requests queued is; HTTP/1.0 is.
 
 import { Http1Connection } from '../../../src/http/connection-state';

@@ -1,5 +1,5 @@
 /**
- * Test page for the Sprint extension end-to-end tests (issue 4): bundled by
+ * Test page for the Sprint extension end-to-end tests: bundled by
  * the tests (support/ext-stack.ts) into a temp page directory the origin
  * serves, it drives the real page-side transport (player/sprint/
  * extension-transport.ts) and reports what reached the page, so the tests can

@@ -1,5 +1,5 @@
 /**
- * End-to-end fixture for the Sprint extension (issue 4): builds, into one temp
+ * End-to-end fixture for the Sprint extension: builds, into one temp
  * directory, the unpacked extension (extension/webpack.config.js), the socket
  * host (CGO_ENABLED=0 go build of extension/host) and a test page bundle
  * (page/test-page.ts); launches headless Chromium with the extension loaded
