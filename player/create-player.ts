@@ -6,6 +6,7 @@
  * rule can be plugged in (`addABRCustomRule`, `updateSettings`).
  */
 import { dashjs } from './dash/dashjs';
+import { applyPlayerDefaults } from './dash/player-defaults';
 import type { MediaPlayerClass } from 'dashjs';
 import { parseMode, type DataPlaneMode, type SprintPlayerOptions } from './options';
 import { StatsRecorder } from './stats/recorder';
@@ -63,6 +64,7 @@ export class SprintPlayer {
     this.recorder = new StatsRecorder(requested);
     this.dash = dashjs.MediaPlayer().create();
     this.dash.initialize(video, undefined, options.autoPlay ?? true);
+    applyPlayerDefaults(this.dash); // before the page's settings, which win
     if (options.dashSettings) this.dash.updateSettings(options.dashSettings);
     applyAbrPreset(this.dash, dashjs, abrPreset, options.dashSettings);
     options.beforeAttach?.(this.dash);

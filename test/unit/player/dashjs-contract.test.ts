@@ -174,3 +174,13 @@ describe("dash.js internals Sprint-x's held switch (quality-switch-hook.ts defer
     expect(section('function _mediaFragmentNeeded() {', 500)).toMatch(/MEDIA_FRAGMENT_NEEDED[\s\S]{0,200}shouldCheckPlaybackQuality = true;/);
   });
 });
+
+describe('dash.js Resource Timing throughput (why the player turns it off: player/dash/player-defaults.ts)', () => {
+  it('is on by default and matches the FIRST timing entry named like the request URL (stale for byte-range segments of one file)', () => {
+    expect(section('useResourceTimingApi: true', 40)).toContain('useResourceTimingApi: true');
+    const add = section('function _addResourceTimingValues(httpRequest, httpResponse) {', 1500);
+    expect(add).toMatch(/if \(!settings\.get\(\)\.streaming\.abr\.throughput\.useResourceTimingApi\) \{\s*return;/);
+    expect(add).toMatch(/performance\.getEntriesByType\?\.\('resource'\)/);
+    expect(add).toMatch(/if \(resources\[i\]\.name === httpRequest\.url\) \{\s*resource = resources\[i\];\s*break;/);
+  });
+});
