@@ -17,7 +17,7 @@ import type { DataPlane, DataPlaneContext } from './dataplane/data-plane';
 import { resolveMode, type ModeProvider } from './dataplane/resolve-mode';
 import { modeProviders } from './dataplane/providers';
 import { applyAbrPreset, parseAbrPreset } from './abr/presets';
-import { parseSwitchPolicy, type SprintXSwitchPolicy } from '../src/sprintx/switch-policy';
+import { DEFAULT_MAX_RANGE_SEC, parseSwitchPolicy, type SprintXSwitchPolicy } from '../src/sprintx/switch-policy';
 
 export class SprintPlayer {
   /** The underlying dash.js MediaPlayer. */
@@ -70,7 +70,12 @@ export class SprintPlayer {
     options.beforeAttach?.(this.dash);
     this.monitor = new PlaybackMonitor(video, this.dash, dashjs.MediaPlayer.events);
 
-    const base: Omit<DataPlaneContext, 'stats'> = { dash: this.dash, dashjs, manifestUrl: absoluteManifest, log, epsilon, chunkBytes, minimumTrain, sprintxSwitch, sprintxSafetySec };
+    const sprintxMaxRangeSec = options.sprintxMaxRangeSec ?? DEFAULT_MAX_RANGE_SEC;
+    if (!(typeof sprintxMaxRangeSec === 'number' && sprintxMaxRangeSec > 0 && Number.isFinite(sprintxMaxRangeSec))) {
+      throw new RangeError(`Sprint.createPlayer: sprintxMaxRangeSec must be a number of seconds > 0, got ${String(sprintxMaxRangeSec)}`);
+    }
+
+    const base: Omit<DataPlaneContext, 'stats'> = { dash: this.dash, dashjs, manifestUrl: absoluteManifest, log, epsilon, chunkBytes, minimumTrain, sprintxSwitch, sprintxSafetySec, sprintxMaxRangeSec };
     if (options.sprintTransport !== undefined && !['auto', 'extension', 'fetch'].includes(options.sprintTransport)) {
       throw new RangeError(`Sprint.createPlayer: sprintTransport must be "auto", "extension" or "fetch", got ${JSON.stringify(options.sprintTransport)}`);
     }

@@ -62,6 +62,14 @@ export interface SprintPlayerOptions {
   sprintxSwitch?: 'after-chunk' | 'immediate';
   /** Sprint-x: never hold a switch with less than this much video buffered, seconds. Default: two segments' duration. */
   sprintxSafetySec?: number;
+  /**
+   * Sprint-x: the most media time one expanded request covers, seconds
+   * (default 60). At a low rung the model's chunk can span the whole file,
+   * and with `after-chunk` the bitrate changes only between expanded
+   * requests; consecutive requests reuse the connection, so a shorter range
+   * costs one round trip, not a slow start.
+   */
+  sprintxMaxRangeSec?: number;
   /** Log data-plane decisions (mode, fallbacks, cancellations) to the console. Default true. */
   log?: boolean;
   /**

@@ -26,9 +26,11 @@ const transport = params.get('transport') ?? undefined;
 //   buffer=SEC   dash.js's buffer targets (default, top quality, long form)
 //   sxswitch=after-chunk|immediate   Sprint-x's switch policy
 //   sxsafety=SEC Sprint-x's safety level (buffered video below which a switch is never held)
+//   sxmaxsec=SEC the most media time one Sprint-x expanded request covers
 const chunk = params.get('chunk');
 const sxSwitch = params.get('sxswitch') ?? undefined;
 const sxSafety = params.get('sxsafety');
+const sxMaxSec = params.get('sxmaxsec');
 const mpt = params.get('mpt');
 const bufferTarget = params.get('buffer');
 const manifest = params.get('manifest') ?? `media/${encodeURIComponent(set)}/${encodeURIComponent(layout)}/manifest.mpd`;
@@ -99,6 +101,7 @@ function start(): void {
       minimumTrain: parseSwitch('mpt', mpt),
       sprintxSwitch: sxSwitch as SprintApi.SprintPlayerOptions['sprintxSwitch'],
       sprintxSafetySec: sxSafety === null ? undefined : parsePositive('sxsafety', sxSafety),
+      sprintxMaxRangeSec: parsePositive('sxmaxsec', sxMaxSec),
       dashSettings:
         target === undefined
           ? undefined

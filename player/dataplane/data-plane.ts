@@ -37,6 +37,8 @@ export interface DataPlaneContext {
   sprintxSwitch: import('../../src/sprintx/switch-policy').SprintXSwitchPolicy;
   /** Sprint-x: below this much buffered video a switch is never held, seconds; undefined: two segments' duration. */
   sprintxSafetySec?: number;
+  /** Sprint-x: the most media time one expanded request covers, seconds (src/sprintx/range-plan.ts). */
+  sprintxMaxRangeSec: number;
 }
 
 export interface DataPlane {

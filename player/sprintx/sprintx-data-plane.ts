@@ -234,7 +234,9 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
   private open(url: string, repId: string, segments: ByteRange[], index: number): ExpandedStream {
     const ctx = this.ctx as DataPlaneContext;
     const chunk = this.currentChunkBytes();
-    const plan = planExpandedRange(segments, index, chunk);
+    // Bound the media time of one request (segment duration unknown: no bound).
+    const maxSegments = this.segmentDurationSec > 0 ? Math.max(1, Math.floor(ctx.sprintxMaxRangeSec / this.segmentDurationSec)) : Infinity;
+    const plan = planExpandedRange(segments, index, chunk, maxSegments);
     const record = {
       id: ctx.stats.allocateTransferId(),
       via: 'sprint-x' as const,

@@ -26,6 +26,9 @@
 export const SPRINTX_SWITCH_POLICIES = ['after-chunk', 'immediate'] as const;
 export type SprintXSwitchPolicy = (typeof SPRINTX_SWITCH_POLICIES)[number];
 
+/** Default bound on the media time one expanded request covers, seconds (src/sprintx/range-plan.ts). */
+export const DEFAULT_MAX_RANGE_SEC = 60;
+
 /** Default safety level, in segment durations of buffered video. */
 export const DEFAULT_SAFETY_SEGMENTS = 2;
 

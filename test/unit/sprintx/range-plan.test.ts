@@ -15,7 +15,7 @@ describe('planExpandedRange', () => {
 
   it('covers whole segments until the chunk size is reached', () => {
     const p = planExpandedRange(segments, 1, 450);
-    expect(p).toEqual({ start: 1100, end: 1599, firstIndex: 1, lastIndex: 2, reachedEnd: false });
+    expect(p).toEqual({ start: 1100, end: 1599, firstIndex: 1, lastIndex: 2, reachedEnd: false, capped: false });
     expect(rangeLength(p)).toBeGreaterThanOrEqual(450);
   });
 
@@ -37,6 +37,17 @@ describe('planExpandedRange', () => {
     expect(() => planExpandedRange(segments, 5, 10)).toThrow(/outside/);
     expect(() => planExpandedRange(segments, -1, 10)).toThrow(/outside/);
     expect(() => planExpandedRange(segments, 0, 0)).toThrow(/positive/);
+    expect(() => planExpandedRange(segments, 0, 10, 0)).toThrow(/at least 1/);
+  });
+
+  it('stops at the segment cap before the chunk size, and says so', () => {
+    // at a low rung the model's chunk would span the whole file
+    const p = planExpandedRange(segments, 0, 1e9, 2);
+    expect(p).toEqual({ start: 1000, end: 1299, firstIndex: 0, lastIndex: 1, reachedEnd: false, capped: true });
+    // a chunk reached within the cap is not capped
+    expect(planExpandedRange(segments, 0, 250, 3)).toMatchObject({ lastIndex: 1, capped: false });
+    // the cap counts from the first segment asked for
+    expect(planExpandedRange(segments, 3, 1e9, 1)).toMatchObject({ start: 1600, end: 1999, lastIndex: 3, capped: true });
   });
 });
 
