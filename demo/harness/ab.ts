@@ -22,6 +22,9 @@ import { Progress, ProgressStream } from './progress';
 import { buildReport, ReportResult } from './report';
 import { RunRecord, runOne } from './run';
 import { RunSummary, writeRunSummary } from './run-summary';
+import { planHash, ShardRecord } from './shard';
+import { sourceVersion } from './host-info';
+import { repoRoot } from '../testbed/delay-element';
 
 /** Longest single run, seconds (issue 5: bounded durations). */
 export const MAX_RUN_S = 4 * 3600;
@@ -32,7 +35,11 @@ export const CONTENT_MARGIN_S = 60;
 
 export interface AbOptions {
   readonly resultsDir: string;
+  /** The runs to make (a shard's slice when shard is given). */
   readonly plan: Plan;
+  /** Hash of the full plan (shard.ts planHash); computed from plan when absent (no shard). */
+  readonly planHash?: string;
+  readonly shard?: ShardRecord | null;
   readonly argv: readonly string[];
   readonly defaultAbr: string;
   readonly pageQuery?: string;
@@ -145,6 +152,9 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
     defaultAbr: options.defaultAbr,
     pageQuery: options.pageQuery ?? '',
     chromiumArgs: [...(options.chromiumArgs ?? [])],
+    planHash: options.planHash ?? planHash(plan),
+    ...(options.shard ? { shard: options.shard } : {}),
+    source: sourceVersion(repoRoot()),
   };
   if (!(options.resume && existsSync(path.join(resultsDir, 'ab.json')))) writeManifest(resultsDir, manifest);
 
