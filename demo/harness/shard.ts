@@ -56,9 +56,10 @@ export function formatShard(shard: Shard): string {
   return `${shard.index}/${shard.count}`;
 }
 
-/** A stable hash of the full plan: its settings and every run's directory (what --resume compares). */
-export function planHash(plan: Pick<Plan, 'settings' | 'runs'>): string {
-  const canonical = JSON.stringify({ settings: plan.settings, runs: plan.runs.map((r) => r.dir) });
+/** A stable hash of the full plan: its settings, its variants (players with mode and ABR) and every run's directory. */
+export function planHash(plan: Pick<Plan, 'settings' | 'variants' | 'runs'>): string {
+  const variants = plan.variants.map((v) => ({ kind: v.kind, name: v.name, players: v.players.map((p) => [p.label, p.mode, p.abr]) }));
+  const canonical = JSON.stringify({ settings: plan.settings, variants, runs: plan.runs.map((r) => r.dir) });
   return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
 

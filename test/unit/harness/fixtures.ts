@@ -13,7 +13,7 @@ import type { PlayerLine } from '../../../demo/harness/player-summary';
 import type { RunRecord } from '../../../demo/harness/run';
 import type { RunData } from '../../../demo/harness/run-summary';
 import { scheduleFromPhases } from '../../../demo/harness/schedule';
-import { MANIFEST_FORMAT, MANIFEST_VERSION, writeManifest } from '../../../demo/harness/manifest';
+import { AbManifest, MANIFEST_FORMAT, MANIFEST_VERSION, writeManifest } from '../../../demo/harness/manifest';
 
 export const T0 = 1000;
 export const BOTH_S = 100;
@@ -173,14 +173,21 @@ export function runData(spec: RunSpec, videoMbit: number, status: RunRecord['sta
 }
 
 /** Writes a whole results folder (ab.json + raw files per run) the way `sprint ab` does. */
-export function writeResultsFolder(dir: string, plan: Plan, videoMbit: (spec: RunSpec) => number, status: (spec: RunSpec) => RunRecord['status'] = () => 'ok'): void {
+export function writeResultsFolder(
+  dir: string,
+  plan: Plan,
+  videoMbit: (spec: RunSpec) => number,
+  status: (spec: RunSpec) => RunRecord['status'] = () => 'ok',
+  extra: { manifest?: Partial<AbManifest>; host?: (spec: RunSpec) => Partial<RunRecord['host']> } = {},
+): void {
   mkdirSync(dir, { recursive: true });
-  writeManifest(dir, { format: MANIFEST_FORMAT, version: MANIFEST_VERSION, argv: ['--players', 'stock,sprint-x'], createdAt: '2026-01-01T00:00:00Z', plan, defaultAbr: 'dash-default', pageQuery: '', chromiumArgs: [] });
+  writeManifest(dir, { format: MANIFEST_FORMAT, version: MANIFEST_VERSION, argv: ['--players', 'stock,sprint-x'], createdAt: '2026-01-01T00:00:00Z', plan, defaultAbr: 'dash-default', pageQuery: '', chromiumArgs: [], ...extra.manifest });
   for (const spec of plan.runs) {
     const runDir = path.join(dir, spec.dir);
     mkdirSync(runDir, { recursive: true });
     const data = runData(spec, videoMbit(spec), status(spec));
-    writeFileSync(path.join(runDir, 'run.json'), JSON.stringify(data.record));
+    const record = extra.host ? { ...data.record, host: { ...data.record.host, ...extra.host(spec) } } : data.record;
+    writeFileSync(path.join(runDir, 'run.json'), JSON.stringify(record));
     const lines: string[] = [];
     const n = Object.values(data.wire.bytes)[0]?.length ?? 0;
     for (let i = 0; i < n; i++) {
