@@ -64,7 +64,8 @@ Players and content:
   --abr PRESET           ABR for every player: dash-default, buffer, bw-<percent>
                          (default dash-default)
   --layout L             unchunked (one file per representation) or chunked (default unchunked)
-  --set NAME             content set: demo (10 min) or test (2 min) (default demo)
+  --set NAME             content set: demo (10 min, ladder to 6 Mbit/s), test (2 min) or eval
+                         (25 min, ladder to 20 Mbit/s: the grid's fair shares and 20-minute runs) (default demo)
   --page-query Q         extra query parameters for the player page, e.g. transport=fetch
                          (sprint players load the Sprint extension unless transport=fetch;
                          build it first with npm run extension:install)

@@ -92,7 +92,7 @@ export async function checkCanRun(plan: Plan, log?: (line: string) => void, page
       const info = await ensureContent({ set: s.contentSet, log });
       const videoS = s.schedule.video.toS - s.schedule.video.fromS;
       if (videoS + CONTENT_MARGIN_S > info.durationSec) {
-        problems.push(`content set "${s.contentSet}" lasts ${info.durationSec} s but the players must keep downloading for ${videoS} s (+${CONTENT_MARGIN_S} s margin): use --set demo (600 s) or a shorter schedule`);
+        problems.push(`content set "${s.contentSet}" lasts ${info.durationSec} s but the players must keep downloading for ${videoS} s (+${CONTENT_MARGIN_S} s margin): use --set demo (600 s), --set eval (1500 s) or a shorter schedule`);
       }
     } catch (err) {
       problems.push(`content set "${s.contentSet}": ${(err as Error).message}`);
