@@ -19,6 +19,9 @@ import { buildPlan, checkAbr, CommonSettings, parsePlayers, Plan } from './plan'
 import { formatShard, parseShard, planHash, shardPlan, ShardRecord } from './shard';
 import { DEFAULT_SCHEDULE_TEXT, formatSchedule, parseSchedule, resolveSchedule } from './schedule';
 
+/** Upper bound of --parallel. Values above 1 are not measured as harmless (demo/harness/README.md). */
+export const MAX_PARALLEL = 4;
+
 const SPEC: OptionsSpec = {
   players: { kind: 'value' },
   rate: { kind: 'value' },
@@ -45,6 +48,7 @@ const SPEC: OptionsSpec = {
   'page-query': { kind: 'value' },
   'dry-run': { kind: 'flag' },
   shard: { kind: 'value' },
+  parallel: { kind: 'value' },
   verbose: { kind: 'flag', short: 'v' },
   help: { kind: 'flag', short: 'h' },
 };
@@ -102,6 +106,10 @@ Output:
                          their folders with sprint report --out DIR DIR1 DIR2 … (ab.json records
                          the shard and the full plan's hash; recipes in demo/harness/recipes/)
   --keep-going           go on after a failed run (default: stop)
+  --parallel P           make up to P runs at once, each in its own network namespaces (default 1;
+                         at most ${MAX_PARALLEL}). NOT measured as harmless: on a 2-core machine two runs share
+                         the CPU (Chromium, tcpdump, origins) and may change each other's figures;
+                         every run records it and the report flags it
   --dry-run              print the plan and its duration, check the machine, run nothing
   -v, --verbose          testbed and browser diagnostics on stderr
   -h, --help             this help
@@ -111,6 +119,8 @@ DIR/summary.json, DIR/summary.md and DIR/report.html. Rebuild with sprint report
 `;
 
 export interface ParsedAb {
+  /** Runs made at once (--parallel), default 1. */
+  readonly parallel: number;
   /** The runs this invocation makes: the whole plan, or its shard's slice. */
   readonly plan: Plan;
   /** Hash of the full plan (shard.ts planHash), recorded in ab.json. */
@@ -208,10 +218,14 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
     measureS,
     schedule,
   };
+  const parallelText = v('parallel');
+  const parallel = parallelText === undefined ? 1 : parseInteger(parallelText, '--parallel', 1);
+  if (parallel > MAX_PARALLEL) throw new UsageError(`--parallel: at most ${MAX_PARALLEL}, got ${parallel}`);
   const fullPlan = buildPlan({ settings, conditions, players, repeats, control, together: flag('together') });
   const shardText = v('shard');
   const sliced = shardText === undefined ? null : shardPlan(fullPlan, parseShard(shardText));
   return {
+    parallel,
     plan: sliced ? sliced.plan : fullPlan,
     planHash: planHash(fullPlan),
     shard: sliced ? sliced.record : null,
@@ -240,6 +254,7 @@ export function describePlan(parsed: ParsedAb): string {
       ? [`shard ${formatShard(parsed.shard)}: ${p.runs.length} of the full plan's ${parsed.shard.planRuns} run(s) (plan hash ${parsed.planHash})`]
       : [`plan hash ${parsed.planHash}`]),
     `scheduled time ${durationLabel(runS * p.runs.length)} plus ~15 s set-up per run; results in ${parsed.resultsDir}`,
+    ...(parsed.parallel > 1 ? [`--parallel ${parsed.parallel}: up to ${parsed.parallel} runs at once (wall time about ${durationLabel((runS * p.runs.length) / parsed.parallel)} plus set-up); not measured as harmless on this machine`] : []),
   ];
   return lines.join('\n');
 }
@@ -287,6 +302,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       plan: parsed.plan,
       planHash: parsed.planHash,
       shard: parsed.shard,
+      parallel: parsed.parallel,
       argv: [...argv],
       defaultAbr: parsed.defaultAbr,
       pageQuery: parsed.pageQuery,

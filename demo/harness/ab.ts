@@ -18,6 +18,7 @@ import { findSprintExtension, planNeedsExtension, SprintExtension } from './exte
 import { mbit } from './format';
 import { AbManifest, MANIFEST_FORMAT, MANIFEST_VERSION, planFingerprint, readManifest, writeManifest } from './manifest';
 import type { Plan, RunSpec } from './plan';
+import { runPool } from './pool';
 import { Progress, ProgressStream } from './progress';
 import { buildReport, ReportResult } from './report';
 import { RunRecord, runOne } from './run';
@@ -40,6 +41,8 @@ export interface AbOptions {
   /** Hash of the full plan (shard.ts planHash); computed from plan when absent (no shard). */
   readonly planHash?: string;
   readonly shard?: ShardRecord | null;
+  /** Runs made at once, each in its own testbed (default 1; see pool.ts). */
+  readonly parallel?: number;
   readonly argv: readonly string[];
   readonly defaultAbr: string;
   readonly pageQuery?: string;
@@ -155,6 +158,7 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
     planHash: options.planHash ?? planHash(plan),
     ...(options.shard ? { shard: options.shard } : {}),
     source: sourceVersion(repoRoot()),
+    ...((options.parallel ?? 1) > 1 ? { parallel: options.parallel } : {}),
   };
   if (!(options.resume && existsSync(path.join(resultsDir, 'ab.json')))) writeManifest(resultsDir, manifest);
 
@@ -171,41 +175,54 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
     extension = found.extension;
     progress.message(`loading the Sprint extension (${extension.extensionId}) in every player run`);
   }
-  for (const spec of todo) {
-    if (options.signal?.aborted) {
-      status = 'interrupted';
-      break;
-    }
-    progress.startRun(runLabel(spec));
-    const record = await runOne({
-      resultsDir,
-      spec,
-      settings: plan.settings,
-      pageQuery: options.pageQuery,
-      chromiumArgs: options.chromiumArgs,
-      extension,
-      signal: options.signal,
-      log: options.verbose,
-      onTick: (s) => progress.tick(s),
-    });
-    progress.endRun();
-    made.push(record);
-    let summary: RunSummary | null = null;
-    try {
-      summary = writeRunSummary(path.join(resultsDir, spec.dir));
-    } catch (err) {
-      progress.message(`${runLabel(spec)}: could not summarize: ${(err as Error).message}`);
-    }
-    progress.message(resultLine(spec, record, summary));
-    if (record.status === 'interrupted') {
-      status = 'interrupted';
-      break;
-    }
-    if (record.status === 'failed') {
-      status = 'failed';
-      if (!options.keepGoing) break;
-    }
-  }
+  const parallel = options.parallel ?? 1;
+  if (parallel > 1) progress.message(`--parallel ${parallel}: up to ${parallel} runs at once, each in its own namespaces (NOT measured as harmless on this machine; see demo/harness/README.md); one line per run start and end`);
+  let stopTaking = false;
+  await runPool({
+    items: todo,
+    parallel,
+    stop: () => {
+      if (options.signal?.aborted) {
+        status = 'interrupted';
+        return true;
+      }
+      return stopTaking;
+    },
+    work: async (spec) => {
+      const label = runLabel(spec);
+      if (parallel === 1) progress.startRun(label);
+      else progress.message(`${label}: started (${todo.indexOf(spec) + 1}/${todo.length})`);
+      const record = await runOne({
+        resultsDir,
+        spec,
+        settings: plan.settings,
+        pageQuery: options.pageQuery,
+        chromiumArgs: options.chromiumArgs,
+        extension,
+        signal: options.signal,
+        log: options.verbose,
+        onTick: parallel === 1 ? (s) => progress.tick(s) : undefined,
+        concurrentRuns: parallel,
+      });
+      if (parallel === 1) progress.endRun();
+      made.push(record);
+      let summary: RunSummary | null = null;
+      try {
+        summary = writeRunSummary(path.join(resultsDir, spec.dir));
+      } catch (err) {
+        progress.message(`${label}: could not summarize: ${(err as Error).message}`);
+      }
+      progress.message(resultLine(spec, record, summary));
+      if (record.status === 'interrupted') {
+        status = 'interrupted';
+        stopTaking = true;
+      } else if (record.status === 'failed') {
+        if (status !== 'interrupted') status = 'failed';
+        if (!options.keepGoing) stopTaking = true;
+      }
+      return record;
+    },
+  });
   progress.finish();
   let report: ReportResult | null = null;
   try {

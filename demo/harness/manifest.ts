@@ -28,6 +28,8 @@ export interface AbManifest {
   readonly shard?: ShardRecord;
   /** The source the harness ran from when the folder was started (host-info.ts). */
   readonly source?: SourceVersion;
+  /** Runs made at once (`sprint ab --parallel P`), when more than 1. */
+  readonly parallel?: number;
   /** Present in a folder made by `sprint report --out DIR DIR1 DIR2 …` (merge.ts): where its runs came from and what the merge noticed. */
   readonly merged?: MergeRecord;
 }

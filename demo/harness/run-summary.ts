@@ -233,6 +233,7 @@ export function summarizeRun(data: RunData): RunSummary {
   const warnings = [...record.warnings];
   const overload = overloadWarning(record.host);
   if (overload) warnings.push(overload);
+  if ((record.concurrentRuns ?? 1) > 1) warnings.push(`made with up to ${record.concurrentRuns} runs at once (--parallel), not measured as harmless: other runs shared the CPU`);
 
   let flows: FlowResult[] = [];
   let total: number | null = null;

@@ -75,6 +75,8 @@ export interface RunRecord {
   readonly pageQuery: string;
   /** The machine and source the run was measured with (host-info.ts): load average at start and end, cores, kernel, commit. */
   readonly host: HostRecord;
+  /** Runs the harness made at once with this one (`--parallel`); absent = 1. */
+  readonly concurrentRuns?: number;
   readonly warnings: readonly string[];
 }
 
@@ -94,6 +96,8 @@ export interface RunOptions {
   readonly chromiumArgs?: readonly string[];
   /** Load the Sprint extension in the browser (plans with sprint players). */
   readonly extension?: SprintExtension | null;
+  /** How many runs the harness makes at once (`--parallel`), recorded in run.json; default 1. */
+  readonly concurrentRuns?: number;
 }
 
 export class RunAborted extends Error {
@@ -357,6 +361,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     browser: browserInfo,
     pageQuery: options.pageQuery ?? '',
     host: { loadAvgStart: hostStart.loadAvg, loadAvgEnd: os.loadavg(), cpus: hostStart.cpus, kernel: hostStart.kernel, commit: source.commit, dirty: source.dirty },
+    ...((options.concurrentRuns ?? 1) > 1 ? { concurrentRuns: options.concurrentRuns } : {}),
     warnings,
   };
   writeFileSync(file('run.json'), `${JSON.stringify(record, null, 1)}\n`);
