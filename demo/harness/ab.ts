@@ -131,11 +131,15 @@ function finishedOk(resultsDir: string, spec: RunSpec): boolean {
 }
 
 /** Prepares the results folder: new (must be empty) or resumed (same plan). */
-export function prepareResultsDir(options: Pick<AbOptions, 'resultsDir' | 'plan' | 'resume'>): void {
+export function prepareResultsDir(options: Pick<AbOptions, 'resultsDir' | 'plan' | 'resume' | 'shard'>): void {
   const dir = options.resultsDir;
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     if (!options.resume) throw new Error(`results folder ${dir} is not empty: choose another --results or add --resume to continue it`);
     const old = readManifest(dir);
+    const shardText = (sh: ShardRecord | null | undefined): string => (sh ? `shard ${sh.index}/${sh.count}` : 'the whole plan');
+    if (shardText(old.shard) !== shardText(options.shard)) {
+      throw new Error(`--resume: ${dir} holds ${shardText(old.shard)}, not ${shardText(options.shard)}; give the same --shard or use a new --results folder`);
+    }
     if (planFingerprint(old.plan) !== planFingerprint(options.plan)) {
       throw new Error(`--resume: ${dir} holds a different plan (other settings or runs); use a new --results folder`);
     }

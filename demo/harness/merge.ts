@@ -146,6 +146,13 @@ function prepareOut(outDir: string, hash: string, inputs: readonly Input[]): voi
 export function mergeResults(dirs: readonly string[], outDir: string): MergeResult {
   if (dirs.length === 0) throw new Error('nothing to merge: no results folders given');
   const inputs: Input[] = dirs.map((dir) => ({ dir, manifest: readManifest(dir) }));
+  for (const i of inputs) {
+    const recorded = i.manifest.shard?.planHash ?? i.manifest.planHash;
+    const rebuilt = planHash(fullPlanOf(i.manifest));
+    if (recorded !== undefined && recorded !== rebuilt) {
+      throw new Error(`cannot merge: ${i.dir}/ab.json records plan hash ${recorded} but its plan rebuilds to ${rebuilt} (edited by hand, or written by another version of the harness)`);
+    }
+  }
   checkSamePlan(inputs);
   const notes = checkSameCommit(inputs);
   const first = inputs[0] as Input;

@@ -102,6 +102,15 @@ describe('merging shard folders', () => {
     expect(existsSync(path.join(tmp, 'out'))).toBe(false);
   });
 
+  it('refuses a folder whose ab.json plan does not rebuild to its recorded hash', () => {
+    const full = plan();
+    const a = writeShard('a', full, 1, 2);
+    const b = writeShard('b', full, 2, 2);
+    const m = JSON.parse(readFileSync(path.join(b, 'ab.json'), 'utf8'));
+    writeFileSync(path.join(b, 'ab.json'), JSON.stringify({ ...m, plan: { ...m.plan, repeats: 3 } }));
+    expect(() => mergeResults([a, b], path.join(tmp, 'out'))).toThrow(/records plan hash [0-9a-f]{16} but its plan rebuilds to/);
+  });
+
   it('refuses folders with another default ABR even when the run directories agree', () => {
     const full = plan();
     const a = writeShard('a', full, 1, 2);

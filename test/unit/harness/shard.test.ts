@@ -5,11 +5,15 @@
 // full plan and N; a repeat's variants stay together; the plan hash is the
 // same on every shard.
 
+import { mkdtempSync, rmSync } from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { UsageError } from '../../../src/cli/args';
+import { prepareResultsDir } from '../../../demo/harness/ab';
 import { parseAbArgs } from '../../../demo/harness/ab-cli';
 import { buildPlan, Plan } from '../../../demo/harness/plan';
 import { formatShard, groupCount, parseShard, planHash, shardOf, shardPlan, shardRuns } from '../../../demo/harness/shard';
-import { SETTINGS, SPRINTX, STOCK } from './fixtures';
+import { SETTINGS, SPRINTX, STOCK, writeResultsFolder } from './fixtures';
 
 function gridPlan(repeats = 3, together = false): Plan {
   return buildPlan({
@@ -134,5 +138,22 @@ describe('sprint ab --shard', () => {
   it('reports a bad shard as a usage error', () => {
     expect(() => parseAbArgs([...argv, '--shard', '0/3'])).toThrow(UsageError);
     expect(() => parseAbArgs([...argv, '--shard', '1/9'])).toThrow(/only 8 slice/);
+  });
+});
+
+describe('--resume of a shard folder', () => {
+  it('continues the same shard and refuses another shard or the whole plan', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sprint-shard-resume-'));
+    try {
+      const full = gridPlan(2);
+      const s1 = shardPlan(full, { index: 1, count: 4 });
+      const s2 = shardPlan(full, { index: 2, count: 4 });
+      writeResultsFolder(dir, s1.plan, () => 1.5, () => 'ok', { manifest: { planHash: s1.record.planHash, shard: s1.record } });
+      expect(() => prepareResultsDir({ resultsDir: dir, plan: s1.plan, shard: s1.record, resume: true })).not.toThrow();
+      expect(() => prepareResultsDir({ resultsDir: dir, plan: s2.plan, shard: s2.record, resume: true })).toThrow(/holds shard 1\/4, not shard 2\/4/);
+      expect(() => prepareResultsDir({ resultsDir: dir, plan: full, resume: true })).toThrow(/holds shard 1\/4, not the whole plan/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
