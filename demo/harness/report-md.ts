@@ -53,6 +53,17 @@ export function provenanceSentence(manifest: AbManifest): string {
   return `${parts.join('; ')}.`;
 }
 
+/** The machines the runs were made on, from their run.json host records: "2 cores, kernel 6.1.0 (12 runs)". */
+export function machineLines(runs: readonly RunSummary[]): string[] {
+  const seen = new Map<string, number>();
+  for (const r of runs) {
+    if (!r.host) continue;
+    const key = `${r.host.cpus} core(s)${r.host.kernel ? `, kernel ${r.host.kernel}` : ''}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  return [...seen].map(([k, n]) => `${k} (${n} run(s))`);
+}
+
 /** Runs of the plan the report could not use: not made yet, or unreadable. */
 export interface ReportGaps {
   readonly missing: readonly string[];
@@ -78,6 +89,8 @@ export function buildSummaryMarkdown(manifest: AbManifest, agg: Aggregate, runs:
   out.push(`Command: \`npx sprint ab ${manifest.argv.join(' ')}\``, '');
   out.push(settingsSentence(manifest), '');
   out.push(provenanceSentence(manifest), '');
+  const machines = machineLines(runs);
+  if (machines.length > 0) out.push(`Machines: ${machines.join('; ')}.`, '');
   for (const t of summaryTables(agg)) out.push(renderTable(t));
   const problems = problemLines(agg, gaps).map((p) => `- ${p}`);
   if (problems.length > 0) out.push('## Problems', '', ...problems, '');

@@ -83,6 +83,7 @@ describe('merging shard folders', () => {
     const table = (f: string): string => readFileSync(f, 'utf8').split('## Problems')[0]!.split('\n').filter((l) => l.startsWith('|')).join('\n');
     expect(table(merged.files.summaryMd)).toBe(table(single.files.summaryMd));
     expect(readFileSync(merged.files.summaryMd, 'utf8')).toContain(`merged from 2 folder(s) (1/2, 2/2)`);
+    expect(readFileSync(merged.files.summaryMd, 'utf8')).toContain('Machines: 2 core(s), kernel 6.1.0-test (12 run(s)).');
     // The merged folder is an ordinary results folder: sprint report rebuilds it alone.
     expect(buildReport(out).aggregate).toEqual(single.aggregate);
   });
@@ -236,6 +237,15 @@ describe('host record', () => {
     expect(stock.warnings.some((w) => /machine overloaded: 1-minute load average 3\.20/.test(w))).toBe(true);
     expect(r.runs.filter((x) => x.warnings.some((w) => w.startsWith('machine overloaded')))).toHaveLength(1);
     expect(readFileSync(r.files.summaryMd, 'utf8')).toMatch(/3mbit-512kb stock: runs\/3mbit-512kb\/stock\/r1: machine overloaded/);
+  });
+
+  it('notes a folder whose runs were made from more than one commit (a resume after a checkout changed)', () => {
+    const p = plan(1);
+    const dir = path.join(tmp, 'mixed');
+    writeResultsFolder(dir, p, share, () => 'ok', { host: (s) => ({ commit: s.condition.key === '3mbit-256kb' ? COMMIT : OTHER, dirty: false }) });
+    const r = buildReport(dir);
+    expect(r.notes).toEqual(['runs made from 2 commits: aaaaaaaaaaaa (3 run(s)), bbbbbbbbbbbb (3 run(s))']);
+    expect(readFileSync(r.files.summaryMd, 'utf8')).toContain('- runs made from 2 commits');
   });
 
   it('reads the commit and dirty flag of a git checkout, and $SPRINT_COMMIT without one', () => {
