@@ -38,7 +38,6 @@ jest.mock('../../../demo/harness/run', () => {
 });
 
 // Imported after the mock so that ab.ts gets the fake runOne.
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const { runAb } = require('../../../demo/harness/ab') as typeof import('../../../demo/harness/ab');
 
 const quiet = { write: (): boolean => true };
