@@ -38,4 +38,5 @@ OUT="$RESULTS_ROOT/$EVAL/shard-${SHARD%/*}-of-${SLURM_ARRAY_TASK_COUNT}"
 mkdir -p "$RESULTS_ROOT/$EVAL"
 # --resume: a requeued task continues its folder instead of starting over.
 # shellcheck disable=SC2086 # SPRINT_AB_ARGS is a list of words on purpose
-exec sudo -n --preserve-env=SPRINT_COMMIT npx sprint ab $SPRINT_AB_ARGS --shard "$SHARD" --results "$OUT" --resume
+# env PATH=…: sudo's secure_path would otherwise hide the user's node/npx.
+exec sudo -n env "PATH=$PATH" ${SPRINT_COMMIT:+"SPRINT_COMMIT=$SPRINT_COMMIT"} npx sprint ab $SPRINT_AB_ARGS --shard "$SHARD" --results "$OUT" --resume

@@ -7,11 +7,23 @@
 // that many shards. The recipes themselves cannot run here (no cluster).
 
 import { execFileSync, spawnSync } from 'child_process';
-import { readFileSync } from 'fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { parseAbArgs } from '../../../demo/harness/ab-cli';
 
-const DIR = path.join(__dirname, '..', '..', '..', 'demo', 'harness', 'recipes');
+const ROOT = path.join(__dirname, '..', '..', '..');
+const DIR = path.join(ROOT, 'demo', 'harness', 'recipes');
+
+/** A folder with fake `name` commands that print their arguments one a line (instead of running). */
+function fakeBin(...names: string[]): string {
+  const bin = mkdtempSync(path.join(os.tmpdir(), 'sprint-recipe-bin-'));
+  for (const n of names) {
+    writeFileSync(path.join(bin, n), '#!/bin/sh\nfor a in "$@"; do printf "%s\\n" "$a"; done\n');
+    chmodSync(path.join(bin, n), 0o755);
+  }
+  return bin;
+}
 const SCRIPT = path.join(DIR, 'shard-arg.sh');
 
 function shardArg(index: number | string, first: number | string, count: number | string): string {
@@ -76,6 +88,28 @@ describe('k8s-indexed-job.yaml', () => {
     const n = Number(/^\s+completions: (\d+)$/m.exec(yaml)?.[1]);
     expectShardable(args, n);
   });
+
+  it('runs sprint ab with shard INDEX+1/N into its own folder on the volume (the container script, with npx faked)', () => {
+    const script = /args:\n\s+- \|\n((?:\s{14}.*\n)+)/.exec(yaml)?.[1];
+    expect(script).toBeDefined();
+    const bin = fakeBin('npx');
+    try {
+      const n = 16;
+      const lines = (index: number): string[] =>
+        execFileSync('bash', ['-c', (script as string).replace(/^\s{14}/gm, '')], {
+          cwd: ROOT,
+          encoding: 'utf8',
+          env: { PATH: `${bin}:${process.env.PATH}`, JOB_COMPLETION_INDEX: String(index), SHARDS: String(n), EVAL: 'fig6', SPRINT_AB_ARGS: '--players stock --repeat 16' },
+        }).trim().split('\n');
+      const first = lines(0);
+      expect(first.slice(0, 6)).toEqual(['sprint', 'ab', '--players', 'stock', '--repeat', '16']);
+      expect(first.slice(6)).toEqual(['--shard', '1/16', '--results', '/results/fig6/shard-1-of-16', '--resume']);
+      expect(lines(15).slice(6, 10)).toEqual(['--shard', '16/16', '--results', '/results/fig6/shard-16-of-16']);
+      expect(spawnSync('bash', ['-c', (script as string).replace(/^\s{14}/gm, '')], { cwd: ROOT, env: { PATH: `${bin}:${process.env.PATH}`, JOB_COMPLETION_INDEX: '16', SHARDS: '16', EVAL: 'x', SPRINT_AB_ARGS: '' } }).status).not.toBe(0);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('slurm-array.sh', () => {
@@ -94,5 +128,31 @@ describe('slurm-array.sh', () => {
     const args = /SPRINT_AB_ARGS=\$\{SPRINT_AB_ARGS:-"([^"]+)"\}/.exec(sh)?.[1];
     expect(args).toBeDefined();
     expectShardable((args as string).split(/\s+/), n);
+  });
+
+  it('runs sprint ab as root with shard K/N into its own folder (sudo faked)', () => {
+    const bin = fakeBin('sudo');
+    const results = mkdtempSync(path.join(os.tmpdir(), 'sprint-recipe-results-'));
+    try {
+      const run = (id: number, min: number, count: number): string[] =>
+        execFileSync('bash', [path.join(DIR, 'slurm-array.sh')], {
+          cwd: ROOT,
+          encoding: 'utf8',
+          env: {
+            PATH: `${bin}:${process.env.PATH}`, SLURM_SUBMIT_DIR: ROOT, RESULTS_ROOT: results, EVAL: 'fig6',
+            SLURM_ARRAY_TASK_ID: String(id), SLURM_ARRAY_TASK_MIN: String(min), SLURM_ARRAY_TASK_COUNT: String(count), SPRINT_COMMIT: 'c0ffee',
+          },
+        }).trim().split('\n');
+      const out = run(3, 1, 16);
+      expect(out.slice(0, 4)).toEqual(['-n', 'env', `PATH=${bin}:${process.env.PATH}`, 'SPRINT_COMMIT=c0ffee']);
+      expect(out.slice(4, 6)).toEqual(['npx', 'sprint']);
+      expect(out.slice(-5)).toEqual(['--shard', '3/16', '--results', path.join(results, 'fig6', 'shard-3-of-16'), '--resume']);
+      expect(out).toContain('--set');
+      expect(existsSync(path.join(results, 'fig6'))).toBe(true);
+      expect(run(0, 0, 4).slice(-5, -3)).toEqual(['--shard', '1/4']);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+      rmSync(results, { recursive: true, force: true });
+    }
   });
 });
