@@ -4,7 +4,9 @@
 // K/N values that cover 1…N once each and refuses indices outside the array;
 // the manifest and the batch script call it with the right base and count,
 // agree with themselves on N, and carry a plan that `sprint ab` accepts with
-// that many shards. The recipes themselves cannot run here (no cluster).
+// that many shards; run with `npx` / `sudo` replaced by a fake that prints
+// its arguments, the K8s container script and the Slurm script hand
+// `sprint ab` the right --shard and --results. No cluster runs here.
 
 import { execFileSync, spawnSync } from 'child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
