@@ -5,11 +5,13 @@
 // paper's Fig. 6 grid, is near-CBR like the demo ladder and allowed by its
 // H.264 level; the set outlasts a 20-minute run; adding it leaves the demo
 // and test sets' recipe (and so their generated media) current; a complete
-// eval set is not regenerated, and a set made by another recipe is.
+// eval set is not regenerated (and `sprint content` says so), and a set made
+// by another recipe or of another length is.
 
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { main as contentMain } from '../../../demo/content/cli';
 import { CONTENT_FILE, CONTENT_FORMAT, CONTENT_VERSION, ensureContent, MARKER_FILE } from '../../../demo/content/generate';
 import { encodeArgs, recipeFingerprint } from '../../../demo/content/ffmpeg-args';
 import { EVAL_LADDER, EVAL_MIN_DURATION_SEC, FRAME_RATE, SEGMENT_DURATION_SEC, setRecipe, VIDEO_LADDER, X264 } from '../../../demo/content/recipe';
@@ -101,7 +103,7 @@ describe('ensureContent skips what is done', () => {
     writeFileSync(path.join(dir, CONTENT_FILE), JSON.stringify({
       format: CONTENT_FORMAT, version: CONTENT_VERSION, set, durationSec, segmentDurationSec: 4, recipe,
       generatedAt: '2026-01-01T00:00:00Z', generator: {}, bytes: {},
-      layouts: { chunked: { representations: [rep] }, unchunked: { representations: [rep] } },
+      layouts: { chunked: { manifest: 'chunked/manifest.mpd', representations: [rep] }, unchunked: { manifest: 'unchunked/manifest.mpd', representations: [rep] } },
     }));
     writeFileSync(path.join(dir, MARKER_FILE), JSON.stringify({ recipe, durationSec, completedAt: '2026-01-01T00:00:00Z' }));
   }
@@ -113,6 +115,22 @@ describe('ensureContent skips what is done', () => {
     expect(info.set).toBe('eval');
     expect(info.durationSec).toBe(1500);
     expect(lines).toEqual([]);
+  });
+
+  it('sprint content --set eval says there is nothing to do for a complete current set', async () => {
+    plant('eval', recipeFingerprint('eval'), 1500);
+    const err: string[] = [];
+    const out: string[] = [];
+    const e = jest.spyOn(process.stderr, 'write').mockImplementation((t) => (err.push(String(t)), true));
+    const o = jest.spyOn(process.stdout, 'write').mockImplementation((t) => (out.push(String(t)), true));
+    try {
+      expect(await contentMain(['--set', 'eval', '--media', root])).toBe(0);
+    } finally {
+      e.mockRestore();
+      o.mockRestore();
+    }
+    expect(err.join('')).toMatch(/content\[eval\]: .*eval is complete and current \(generated 2026-01-01T00:00:00Z, 1500 s\): nothing to do/);
+    expect(JSON.parse(out.join('')).durationSec).toBe(1500);
   });
 
   it('regenerates an eval folder made by the demo recipe or of another length (and says why)', async () => {
