@@ -1,21 +1,26 @@
 /**
  * `npx sprint content` / `npm run content`: generates a demo content set if it is missing.
  *
- *   sprint content [--set demo|test|NAME] [--duration SECONDS] [--media DIR] [--force]
+ *   sprint content [--set demo|test|eval|NAME] [--duration SECONDS] [--media DIR] [--force]
  *
- * Progress goes to stderr; on success stdout gets one JSON line with the set folder, its manifests
+ * Progress goes to stderr (encode progress every 10 %; "nothing to do" when the set is already
+ * complete and made by the current recipe); on success stdout gets one JSON line with the set folder, its manifests
  * and the per-representation nominal vs measured bitrates. Exit codes: 0 ok, 1 generation failed,
  * 2 bad arguments.
  */
 import * as path from 'path';
 import { contentDir, defaultMediaRoot, ensureContent } from './generate';
-import { DEFAULT_DURATION_SEC } from './recipe';
+import { DEFAULT_DURATION_SEC, EVAL_LADDER, VIDEO_LADDER } from './recipe';
 
-const USAGE = `Usage: sprint content [--set demo|test|NAME] [--duration SECONDS] [--media DIR] [--force]
+const USAGE = `Usage: sprint content [--set demo|test|eval|NAME] [--duration SECONDS] [--media DIR] [--force]
 
-Generates a DASH content set (5 H.264 CBR rungs 300 kbit/s..6 Mbit/s + AAC, 4 s segments) in two
-layouts, chunked/ (SegmentTemplate) and unchunked/ (SegmentBase, byte ranges), unless it already exists.
-  --set NAME        content set (default: demo; demo = ${DEFAULT_DURATION_SEC.demo} s, test = ${DEFAULT_DURATION_SEC.test} s)
+Generates a DASH content set (H.264 CBR rungs + AAC, 4 s segments) in two layouts, chunked/
+(SegmentTemplate) and unchunked/ (SegmentBase, byte ranges), unless it already exists and was made
+by the current recipe (then: nothing to do). Progress goes to stderr.
+  --set NAME        content set (default: demo):
+                      demo = ${DEFAULT_DURATION_SEC.demo} s, test = ${DEFAULT_DURATION_SEC.test} s: ${VIDEO_LADDER.length} rungs 300 kbit/s..6 Mbit/s
+                      eval = ${DEFAULT_DURATION_SEC.eval} s: ${EVAL_LADDER.length} rungs 300 kbit/s..20 Mbit/s (the evaluation grid, 20-minute
+                      runs; ~10 GB per layout, minutes of CPU: generate it once, not on a loaded machine)
   --duration SEC    length in seconds (default per set)
   --media DIR       folder holding the sets (default: <repository>/demo/media)
   --force           regenerate even if present
@@ -85,6 +90,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
+    const startedAt = Date.now();
     const info = await ensureContent({
       set: args.set,
       durationSec: args.durationSec,
@@ -93,6 +99,9 @@ export async function main(argv: string[]): Promise<number> {
       log: (line) => process.stderr.write(`${line}\n`),
     });
     const dir = contentDir(args.set, args.mediaRoot ?? defaultMediaRoot());
+    if (Date.parse(info.generatedAt) < startedAt) {
+      process.stderr.write(`content[${args.set}]: ${dir} is complete and current (generated ${info.generatedAt}, ${info.durationSec} s): nothing to do\n`);
+    }
     process.stdout.write(JSON.stringify({
       dir,
       durationSec: info.durationSec,

@@ -6,7 +6,10 @@
  * Pure functions: they only build argument arrays (see ffmpeg-run.ts for running them).
  */
 import { createHash } from 'crypto';
-import { AUDIO, FRAME_RATE, GOP_FRAMES, LAYOUT_VERSION, SEGMENT_DURATION_SEC, VIDEO_LADDER, X264 } from './recipe';
+import { AUDIO, FRAME_RATE, GOP_FRAMES, LAYOUT_VERSION, SEGMENT_DURATION_SEC, SetRecipe, setRecipe, VIDEO_LADDER, X264 } from './recipe';
+
+/** The demo ladder and level (the `demo` and `test` sets). */
+const DEMO_RECIPE: Pick<SetRecipe, 'ladder' | 'level'> = { ladder: VIDEO_LADDER, level: X264.level };
 
 /** File names inside a layout folder ($RepresentationID$ is ffmpeg's output stream index). */
 export const CHUNKED_INIT_TEMPLATE = 'init-$RepresentationID$.m4s';
@@ -26,26 +29,27 @@ function kbit(bitsPerSec: number): string {
  * and no scene-cut keyframes, plus an AAC-LC tone. Output streams 0..n-1 are the video rungs (lowest
  * first), stream n is the audio. Progress goes to stdout as `-progress` key=value lines.
  */
-export function encodeArgs(durationSec: number, outFile: string): string[] {
+export function encodeArgs(durationSec: number, outFile: string, recipe: Pick<SetRecipe, 'ladder' | 'level'> = DEMO_RECIPE): string[] {
+  const ladder = recipe.ladder;
   const args = [...QUIET, '-nostats', '-progress', 'pipe:1'];
-  for (const r of VIDEO_LADDER) {
+  for (const r of ladder) {
     args.push('-f', 'lavfi', '-i', `testsrc2=size=${r.width}x${r.height}:rate=${FRAME_RATE}:duration=${durationSec}`);
   }
   args.push('-f', 'lavfi', '-i', `sine=frequency=${AUDIO.toneHz}:beep_factor=2:sample_rate=${AUDIO.sampleRate}:duration=${durationSec}`);
-  VIDEO_LADDER.forEach((_, i) => args.push('-map', `${i}:v`));
-  args.push('-map', `${VIDEO_LADDER.length}:a`);
+  ladder.forEach((_, i) => args.push('-map', `${i}:v`));
+  args.push('-map', `${ladder.length}:a`);
   args.push(
     '-c:v', 'libx264',
     '-preset', X264.preset,
     '-profile:v', X264.profile,
-    '-level:v', X264.level,
+    '-level:v', recipe.level,
     '-pix_fmt', X264.pixFmt,
     '-g', String(GOP_FRAMES),
     '-keyint_min', String(GOP_FRAMES),
     '-sc_threshold', '0',
     '-x264-params', 'nal-hrd=cbr',
   );
-  VIDEO_LADDER.forEach((r, i) => {
+  ladder.forEach((r, i) => {
     const rate = kbit(r.bandwidth);
     args.push(`-b:v:${i}`, rate, `-maxrate:v:${i}`, rate, `-minrate:v:${i}`, rate, `-bufsize:v:${i}`, rate);
   });
@@ -108,10 +112,11 @@ export function expandTemplate(template: string, representationId: string, segme
 }
 
 /**
- * A short hash of the recipe: the three command lines (which carry every ladder, encoder and
+ * A short hash of a set's recipe: the three command lines (which carry every ladder, encoder and
  * segmenting setting) and LAYOUT_VERSION. Stored in the completion marker to detect stale content.
+ * Without a set (or for demo, test and unnamed sets) it is the demo ladder's.
  */
-export function recipeFingerprint(): string {
-  const recipe = [encodeArgs(1, 'encode.mp4'), packageChunkedArgs('encode.mp4', 'x.mpd'), packageUnchunkedArgs('encode.mp4', 'x.mpd'), LAYOUT_VERSION];
+export function recipeFingerprint(set?: string): string {
+  const recipe = [encodeArgs(1, 'encode.mp4', set === undefined ? DEMO_RECIPE : setRecipe(set)), packageChunkedArgs('encode.mp4', 'x.mpd'), packageUnchunkedArgs('encode.mp4', 'x.mpd'), LAYOUT_VERSION];
   return createHash('sha256').update(JSON.stringify(recipe)).digest('hex').slice(0, 16);
 }

@@ -33,7 +33,7 @@ import { ffmpegVersion, runFfmpeg } from './ffmpeg-run';
 import { describeRepresentations, folderBytes, scanChunked, scanUnchunked } from './layout-scan';
 import { writeChunkedMpd, writeUnchunkedMpd } from './mpd-write';
 import { readPackagerMpd } from './packager-mpd';
-import { DEFAULT_DURATION_SEC, SEGMENT_DURATION_SEC, VIDEO_LADDER } from './recipe';
+import { DEFAULT_DURATION_SEC, SEGMENT_DURATION_SEC, setRecipe } from './recipe';
 
 export * from './content-info';
 
@@ -102,14 +102,14 @@ async function exists(p: string): Promise<boolean> {
 }
 
 /** The content.json of a complete, current set in `dir`, or a reason why it is not usable. */
-async function presentContent(dir: string, durationSec: number): Promise<ContentInfo | string> {
+async function presentContent(dir: string, set: string, durationSec: number): Promise<ContentInfo | string> {
   let marker: Marker;
   try {
     marker = JSON.parse(await fs.readFile(path.join(dir, MARKER_FILE), 'utf8')) as Marker;
   } catch {
     return (await exists(dir)) ? 'it has no completion marker (unfinished generation)' : 'it does not exist';
   }
-  if (marker.recipe !== recipeFingerprint()) return `it was made by another recipe (${marker.recipe}, now ${recipeFingerprint()})`;
+  if (marker.recipe !== recipeFingerprint(set)) return `it was made by another recipe (${marker.recipe}, now ${recipeFingerprint(set)})`;
   if (marker.durationSec !== durationSec) return `it is ${marker.durationSec} s long, ${durationSec} s requested`;
   try {
     return await readContentInfo(path.join(dir, CONTENT_FILE));
@@ -177,10 +177,11 @@ async function generateInto(work: string, set: string, durationSec: number, ffmp
   await fs.mkdir(unchunkedDir, { recursive: true });
   const intermediate = path.join(work, 'encode.mp4');
 
-  const rungs = VIDEO_LADDER.map((r) => `${r.bandwidth / 1000}k@${r.width}x${r.height}`).join(', ');
+  const recipe = setRecipe(set);
+  const rungs = recipe.ladder.map((r) => `${r.bandwidth / 1000}k@${r.width}x${r.height}`).join(', ');
   log(`content[${set}]: encoding ${durationSec} s once (${version.split(' ').slice(0, 3).join(' ')}): video ${rungs}; audio AAC`);
   let nextReport = 0;
-  await runFfmpeg(ffmpeg, encodeArgs(durationSec, intermediate), {
+  await runFfmpeg(ffmpeg, encodeArgs(durationSec, intermediate, recipe), {
     label: 'encode',
     onProgressSec: (sec) => {
       const pct = Math.min(100, Math.floor((100 * sec) / durationSec));
@@ -202,8 +203,8 @@ async function generateInto(work: string, set: string, durationSec: number, ffmp
   const unchunkedMpd = path.join(unchunkedDir, 'ffmpeg.mpd');
   const chunkedPackager = readPackagerMpd(await fs.readFile(chunkedMpd, 'utf8'), chunkedMpd);
   const unchunkedPackager = readPackagerMpd(await fs.readFile(unchunkedMpd, 'utf8'), unchunkedMpd);
-  const bases = describeRepresentations(unchunkedPackager, unchunkedMpd);
-  const chunkedIds = describeRepresentations(chunkedPackager, chunkedMpd).map((b) => `${b.id}:${b.codecs}`).join(' ');
+  const bases = describeRepresentations(unchunkedPackager, unchunkedMpd, recipe.ladder);
+  const chunkedIds = describeRepresentations(chunkedPackager, chunkedMpd, recipe.ladder).map((b) => `${b.id}:${b.codecs}`).join(' ');
   if (chunkedIds !== bases.map((b) => `${b.id}:${b.codecs}`).join(' ')) {
     throw new Error(`the two packaging runs disagree on representations: chunked ${chunkedIds}`);
   }
@@ -235,7 +236,7 @@ async function generateInto(work: string, set: string, durationSec: number, ffmp
     set,
     durationSec,
     segmentDurationSec: SEGMENT_DURATION_SEC,
-    recipe: recipeFingerprint(),
+    recipe: recipeFingerprint(set),
     generatedAt: new Date().toISOString(),
     generator: { ffmpeg: version, encodeWallSec: secs(t1 - t0), packageWallSec: secs(t2 - t1), totalWallSec: secs(Date.now() - t0) },
     bytes: { chunked: await folderBytes(chunkedDir), unchunked: await folderBytes(unchunkedDir) },
@@ -266,7 +267,7 @@ export async function ensureContent(opts: EnsureContentOptions): Promise<Content
   const ffmpeg = opts.ffmpegPath ?? process.env.FFMPEG ?? 'ffmpeg';
 
   if (!opts.force) {
-    const present = await presentContent(dir, durationSec);
+    const present = await presentContent(dir, set, durationSec);
     if (typeof present !== 'string') return present;
     log(`content[${set}]: generating into ${dir}: ${present}`);
   } else {
@@ -277,7 +278,7 @@ export async function ensureContent(opts: EnsureContentOptions): Promise<Content
   const release = await acquireLock(root, set, log);
   try {
     if (!opts.force) {
-      const present = await presentContent(dir, durationSec); // another process may have made it meanwhile
+      const present = await presentContent(dir, set, durationSec); // another process may have made it meanwhile
       if (typeof present !== 'string') return present;
     }
     await removeLeftovers(root, set, log);

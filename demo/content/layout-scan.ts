@@ -18,7 +18,7 @@ import {
 import { CHUNKED_INIT_TEMPLATE, CHUNKED_MEDIA_TEMPLATE, expandTemplate, UNCHUNKED_FILE_TEMPLATE } from './ffmpeg-args';
 import { parseSidx, readBytes, readSingleFileIndex, readTopLevelBoxes } from './mp4-boxes';
 import { PackagerRepresentation } from './packager-mpd';
-import { AUDIO, SEGMENT_DURATION_SEC, VIDEO_LADDER } from './recipe';
+import { AUDIO, SEGMENT_DURATION_SEC, VIDEO_LADDER, VideoRung } from './recipe';
 
 /** Nominal facts of one representation, before its segments are measured. */
 type BaseInfo = Omit<RepresentationInfo, 'segmentCount' | 'mediaBytes' | 'mediaDurationSec' | 'measuredBitrate' | 'measuredToNominal'>;
@@ -27,14 +27,14 @@ type BaseInfo = Omit<RepresentationInfo, 'segmentCount' | 'mediaBytes' | 'mediaD
  * Pairs ffmpeg's representations with the recipe: video in ladder order (checked by picture size),
  * then the audio. Returns the nominal description of each.
  */
-export function describeRepresentations(reps: PackagerRepresentation[], where: string): BaseInfo[] {
+export function describeRepresentations(reps: PackagerRepresentation[], where: string, ladder: readonly VideoRung[] = VIDEO_LADDER): BaseInfo[] {
   const video = reps.filter((r) => r.contentType === 'video');
   const audio = reps.filter((r) => r.contentType === 'audio');
-  if (video.length !== VIDEO_LADDER.length || audio.length !== 1) {
-    throw new Error(`${where}: expected ${VIDEO_LADDER.length} video and 1 audio representations, found ${video.length} and ${audio.length}`);
+  if (video.length !== ladder.length || audio.length !== 1) {
+    throw new Error(`${where}: expected ${ladder.length} video and 1 audio representations, found ${video.length} and ${audio.length}`);
   }
   const out: BaseInfo[] = video.map((r, i) => {
-    const rung = VIDEO_LADDER[i];
+    const rung = ladder[i];
     if (r.width !== rung.width || r.height !== rung.height) {
       throw new Error(`${where}: video representation ${r.id} is ${r.width}x${r.height}, expected rung ${i} (${rung.width}x${rung.height})`);
     }

@@ -39,8 +39,52 @@ export const X264 = { preset: 'ultrafast', profile: 'baseline', level: '3.1', pi
 /** AAC-LC (mp4a.40.2) from ffmpeg's native encoder; a continuous tone keeps its rate near nominal. */
 export const AUDIO = { bandwidth: 128_000, sampleRate: 48_000, channels: 2, toneHz: 440 } as const;
 
+/**
+ * The evaluation ladder (`--set eval`). The paper (§V-A) keeps the top bitrate above the fair share
+ * in every experiment, otherwise the buffer fills and a run measures pauses instead of the data
+ * plane. The largest fair share of the Fig. 6 grid is 25 Mbit/s ÷ 2 flows = 12.5 Mbit/s; the top
+ * rung is 20 Mbit/s (1.6×). The lower rungs are the demo ladder's, so results at 1.5–6 Mbit/s are
+ * comparable with demo-set runs; above, steps of ~1.5× keep a rung within 50 % of any fair share.
+ * Resolution stops at 960x540: what the experiments need is segment bytes (CBR with HRD filler
+ * gives them at any size) and the decoder's CPU on the 2-core test machine grows with pixels, not
+ * with filler. Level 4.0 allows 20 Mbit/s (Baseline, 24 Mbit/s with NAL HRD) at 540p25.
+ */
+export const EVAL_LADDER: readonly VideoRung[] = [
+  ...VIDEO_LADDER,
+  { bandwidth: 9_000_000, width: 960, height: 540 },
+  { bandwidth: 13_000_000, width: 960, height: 540 },
+  { bandwidth: 20_000_000, width: 960, height: 540 },
+];
+
+/** Per-set recipe: ladder, H.264 level and default length. */
+export interface SetRecipe {
+  readonly ladder: readonly VideoRung[];
+  /** x264 -level (the codecs string follows it: 3.1 → avc1.42c01f, 4.0 → avc1.42c028). */
+  readonly level: string;
+  readonly defaultDurationSec: number;
+}
+
+/**
+ * Longest video stretch the eval set must outlast: the paper's 20-minute measurement after a 90 s
+ * warm-up, with paper Fig. 12's 60 s of video alone before it, plus the harness's 60 s content margin
+ * (demo/harness/ab.ts CONTENT_MARGIN_S).
+ */
+export const EVAL_MIN_DURATION_SEC = 60 + 90 + 20 * 60 + 60;
+
+/** The named sets. Any other name gets the demo ladder and the `test` length. */
+export const SET_RECIPES: Readonly<Record<string, SetRecipe>> = {
+  demo: { ladder: VIDEO_LADDER, level: X264.level, defaultDurationSec: 600 },
+  test: { ladder: VIDEO_LADDER, level: X264.level, defaultDurationSec: 120 },
+  eval: { ladder: EVAL_LADDER, level: '4.0', defaultDurationSec: 1500 },
+};
+
+/** The recipe of a content set (demo ladder and test length for unnamed sets). */
+export function setRecipe(set: string): SetRecipe {
+  return SET_RECIPES[set] ?? { ladder: VIDEO_LADDER, level: X264.level, defaultDurationSec: SET_RECIPES.test!.defaultDurationSec };
+}
+
 /** Default durations per content set, in seconds. Any other set defaults to the `test` length. */
-export const DEFAULT_DURATION_SEC: Readonly<Record<string, number>> = { demo: 600, test: 120 };
+export const DEFAULT_DURATION_SEC: Readonly<Record<string, number>> = Object.fromEntries(Object.entries(SET_RECIPES).map(([k, r]) => [k, r.defaultDurationSec]));
 
 /** Bump when the generator's output changes in a way the ffmpeg command lines do not show. */
 export const LAYOUT_VERSION = 1;

@@ -16,7 +16,11 @@ import { checkCanRun, runAb } from './ab';
 import { durationLabel } from './format';
 import { crossConditions, joinGridWords, parseGrid, parseQueues, parseRates } from './grid';
 import { buildPlan, checkAbr, CommonSettings, parsePlayers, Plan } from './plan';
+import { formatShard, parseShard, planHash, shardPlan, ShardRecord } from './shard';
 import { DEFAULT_SCHEDULE_TEXT, formatSchedule, parseSchedule, resolveSchedule } from './schedule';
+
+/** Upper bound of --parallel. Values above 1 are not measured as harmless (demo/harness/README.md). */
+export const MAX_PARALLEL = 4;
 
 const SPEC: OptionsSpec = {
   players: { kind: 'value' },
@@ -43,6 +47,8 @@ const SPEC: OptionsSpec = {
   'keep-going': { kind: 'flag' },
   'page-query': { kind: 'value' },
   'dry-run': { kind: 'flag' },
+  shard: { kind: 'value' },
+  parallel: { kind: 'value' },
   verbose: { kind: 'flag', short: 'v' },
   help: { kind: 'flag', short: 'h' },
 };
@@ -62,7 +68,8 @@ Players and content:
   --abr PRESET           ABR for every player: dash-default, buffer, bw-<percent>
                          (default dash-default)
   --layout L             unchunked (one file per representation) or chunked (default unchunked)
-  --set NAME             content set: demo (10 min) or test (2 min) (default demo)
+  --set NAME             content set: demo (10 min, ladder to 6 Mbit/s), test (2 min) or eval
+                         (25 min, ladder to 20 Mbit/s: the grid's fair shares and 20-minute runs) (default demo)
   --page-query Q         extra query parameters for the player page, e.g. transport=fetch
                          (sprint players load the Sprint extension unless transport=fetch;
                          build it first with npm run extension:install)
@@ -92,8 +99,17 @@ Comparison:
 
 Output:
   --results DIR          results folder (default results/ab-<date>-<time>)
-  --resume               continue an interrupted results folder of the same plan
+  --resume               continue an interrupted results folder of the same plan (and shard)
+  --shard K/N            run only the K-th of N disjoint slices of the plan (K from 1): every
+                         repeat of every condition, with all its variants and the control, goes
+                         to one slice, so N machines together make each run exactly once; merge
+                         their folders with sprint report --out DIR DIR1 DIR2 … (ab.json records
+                         the shard and the full plan's hash; recipes in demo/harness/recipes/)
   --keep-going           go on after a failed run (default: stop)
+  --parallel P           make up to P runs at once, each in its own network namespaces (default 1;
+                         at most ${MAX_PARALLEL}). NOT measured as harmless: on a 2-core machine two runs share
+                         the CPU (Chromium, tcpdump, origins) and may change each other's figures;
+                         every run records it and the report flags it
   --dry-run              print the plan and its duration, check the machine, run nothing
   -v, --verbose          testbed and browser diagnostics on stderr
   -h, --help             this help
@@ -103,7 +119,14 @@ DIR/summary.json, DIR/summary.md and DIR/report.html. Rebuild with sprint report
 `;
 
 export interface ParsedAb {
+  /** Runs made at once (--parallel), default 1. */
+  readonly parallel: number;
+  /** The runs this invocation makes: the whole plan, or its shard's slice. */
   readonly plan: Plan;
+  /** Hash of the full plan (shard.ts planHash), recorded in ab.json. */
+  readonly planHash: string;
+  /** The slice, when --shard was given. */
+  readonly shard: ShardRecord | null;
   readonly resultsDir: string;
   readonly defaultAbr: string;
   readonly pageQuery: string;
@@ -195,9 +218,17 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
     measureS,
     schedule,
   };
-  const plan = buildPlan({ settings, conditions, players, repeats, control, together: flag('together') });
+  const parallelText = v('parallel');
+  const parallel = parallelText === undefined ? 1 : parseInteger(parallelText, '--parallel', 1);
+  if (parallel > MAX_PARALLEL) throw new UsageError(`--parallel: at most ${MAX_PARALLEL}, got ${parallel}`);
+  const fullPlan = buildPlan({ settings, conditions, players, repeats, control, together: flag('together') });
+  const shardText = v('shard');
+  const sliced = shardText === undefined ? null : shardPlan(fullPlan, parseShard(shardText));
   return {
-    plan,
+    parallel,
+    plan: sliced ? sliced.plan : fullPlan,
+    planHash: planHash(fullPlan),
+    shard: sliced ? sliced.record : null,
     resultsDir: path.resolve(v('results') ?? path.join('results', `ab-${timestamp(now)}`)),
     defaultAbr,
     pageQuery,
@@ -213,11 +244,17 @@ export function describePlan(parsed: ParsedAb): string {
   const s = p.settings;
   const runS = s.schedule.totalS;
   const lines = [
-    `plan: ${p.runs.length} run(s) = ${p.conditions.length} condition(s) × ${p.variants.length} variant(s) [${p.variants.map((v) => v.name).join(', ')}] × ${p.repeats} repeat(s)`,
+    parsed.shard
+      ? `plan: ${parsed.shard.planRuns} run(s) = ${p.conditions.length} condition(s) × ${p.variants.length} variant(s) [${p.variants.map((v) => v.name).join(', ')}] × ${p.repeats} repeat(s); this shard makes ${p.runs.length}`
+      : `plan: ${p.runs.length} run(s) = ${p.conditions.length} condition(s) × ${p.variants.length} variant(s) [${p.variants.map((v) => v.name).join(', ')}] × ${p.repeats} repeat(s)`,
     `each run: schedule ${formatSchedule(s.schedule)} (${durationLabel(runS)}), warm-up ${durationLabel(s.warmupS)}, measured ${durationLabel(s.measureS)}; ` +
       `${s.bulkFlows} bulk, cc ${s.congestionControl}, delay ${s.delayMs} ms, content ${s.contentSet}/${s.layout}, abr ${parsed.defaultAbr}`,
     `conditions: ${p.conditions.map((c) => c.key).join(', ')}`,
+    ...(parsed.shard
+      ? [`shard ${formatShard(parsed.shard)}: ${p.runs.length} of the full plan's ${parsed.shard.planRuns} run(s) (plan hash ${parsed.planHash})`]
+      : [`plan hash ${parsed.planHash}`]),
     `scheduled time ${durationLabel(runS * p.runs.length)} plus ~15 s set-up per run; results in ${parsed.resultsDir}`,
+    ...(parsed.parallel > 1 ? [`--parallel ${parsed.parallel}: up to ${parsed.parallel} runs at once (wall time about ${durationLabel((runS * p.runs.length) / parsed.parallel)} plus set-up); not measured as harmless on this machine`] : []),
   ];
   return lines.join('\n');
 }
@@ -263,6 +300,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     const result = await runAb({
       resultsDir: parsed.resultsDir,
       plan: parsed.plan,
+      planHash: parsed.planHash,
+      shard: parsed.shard,
+      parallel: parsed.parallel,
       argv: [...argv],
       defaultAbr: parsed.defaultAbr,
       pageQuery: parsed.pageQuery,

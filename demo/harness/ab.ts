@@ -18,10 +18,14 @@ import { findSprintExtension, planNeedsExtension, SprintExtension } from './exte
 import { mbit } from './format';
 import { AbManifest, MANIFEST_FORMAT, MANIFEST_VERSION, planFingerprint, readManifest, writeManifest } from './manifest';
 import type { Plan, RunSpec } from './plan';
+import { runPool } from './pool';
 import { Progress, ProgressStream } from './progress';
 import { buildReport, ReportResult } from './report';
 import { RunRecord, runOne } from './run';
 import { RunSummary, writeRunSummary } from './run-summary';
+import { planHash, ShardRecord } from './shard';
+import { sourceVersion } from './host-info';
+import { repoRoot } from '../testbed/delay-element';
 
 /** Longest single run, seconds (bounded durations). */
 export const MAX_RUN_S = 4 * 3600;
@@ -32,7 +36,13 @@ export const CONTENT_MARGIN_S = 60;
 
 export interface AbOptions {
   readonly resultsDir: string;
+  /** The runs to make (a shard's slice when shard is given). */
   readonly plan: Plan;
+  /** Hash of the full plan (shard.ts planHash); computed from plan when absent (no shard). */
+  readonly planHash?: string;
+  readonly shard?: ShardRecord | null;
+  /** Runs made at once, each in its own testbed (default 1; see pool.ts). */
+  readonly parallel?: number;
   readonly argv: readonly string[];
   readonly defaultAbr: string;
   readonly pageQuery?: string;
@@ -85,7 +95,7 @@ export async function checkCanRun(plan: Plan, log?: (line: string) => void, page
       const info = await ensureContent({ set: s.contentSet, log });
       const videoS = s.schedule.video.toS - s.schedule.video.fromS;
       if (videoS + CONTENT_MARGIN_S > info.durationSec) {
-        problems.push(`content set "${s.contentSet}" lasts ${info.durationSec} s but the players must keep downloading for ${videoS} s (+${CONTENT_MARGIN_S} s margin): use --set demo (600 s) or a shorter schedule`);
+        problems.push(`content set "${s.contentSet}" lasts ${info.durationSec} s but the players must keep downloading for ${videoS} s (+${CONTENT_MARGIN_S} s margin): use --set demo (600 s), --set eval (1500 s) or a shorter schedule`);
       }
     } catch (err) {
       problems.push(`content set "${s.contentSet}": ${(err as Error).message}`);
@@ -121,11 +131,15 @@ function finishedOk(resultsDir: string, spec: RunSpec): boolean {
 }
 
 /** Prepares the results folder: new (must be empty) or resumed (same plan). */
-export function prepareResultsDir(options: Pick<AbOptions, 'resultsDir' | 'plan' | 'resume'>): void {
+export function prepareResultsDir(options: Pick<AbOptions, 'resultsDir' | 'plan' | 'resume' | 'shard'>): void {
   const dir = options.resultsDir;
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     if (!options.resume) throw new Error(`results folder ${dir} is not empty: choose another --results or add --resume to continue it`);
     const old = readManifest(dir);
+    const shardText = (sh: ShardRecord | null | undefined): string => (sh ? `shard ${sh.index}/${sh.count}` : 'the whole plan');
+    if (shardText(old.shard) !== shardText(options.shard)) {
+      throw new Error(`--resume: ${dir} holds ${shardText(old.shard)}, not ${shardText(options.shard)}; give the same --shard or use a new --results folder`);
+    }
     if (planFingerprint(old.plan) !== planFingerprint(options.plan)) {
       throw new Error(`--resume: ${dir} holds a different plan (other settings or runs); use a new --results folder`);
     }
@@ -145,6 +159,10 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
     defaultAbr: options.defaultAbr,
     pageQuery: options.pageQuery ?? '',
     chromiumArgs: [...(options.chromiumArgs ?? [])],
+    planHash: options.planHash ?? planHash(plan),
+    ...(options.shard ? { shard: options.shard } : {}),
+    source: sourceVersion(repoRoot()),
+    ...((options.parallel ?? 1) > 1 ? { parallel: options.parallel } : {}),
   };
   if (!(options.resume && existsSync(path.join(resultsDir, 'ab.json')))) writeManifest(resultsDir, manifest);
 
@@ -161,41 +179,54 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
     extension = found.extension;
     progress.message(`loading the Sprint extension (${extension.extensionId}) in every player run`);
   }
-  for (const spec of todo) {
-    if (options.signal?.aborted) {
-      status = 'interrupted';
-      break;
-    }
-    progress.startRun(runLabel(spec));
-    const record = await runOne({
-      resultsDir,
-      spec,
-      settings: plan.settings,
-      pageQuery: options.pageQuery,
-      chromiumArgs: options.chromiumArgs,
-      extension,
-      signal: options.signal,
-      log: options.verbose,
-      onTick: (s) => progress.tick(s),
-    });
-    progress.endRun();
-    made.push(record);
-    let summary: RunSummary | null = null;
-    try {
-      summary = writeRunSummary(path.join(resultsDir, spec.dir));
-    } catch (err) {
-      progress.message(`${runLabel(spec)}: could not summarize: ${(err as Error).message}`);
-    }
-    progress.message(resultLine(spec, record, summary));
-    if (record.status === 'interrupted') {
-      status = 'interrupted';
-      break;
-    }
-    if (record.status === 'failed') {
-      status = 'failed';
-      if (!options.keepGoing) break;
-    }
-  }
+  const parallel = options.parallel ?? 1;
+  if (parallel > 1) progress.message(`--parallel ${parallel}: up to ${parallel} runs at once, each in its own namespaces (NOT measured as harmless on this machine; see demo/harness/README.md); one line per run start and end`);
+  let stopTaking = false;
+  await runPool({
+    items: todo,
+    parallel,
+    stop: () => {
+      if (options.signal?.aborted) {
+        status = 'interrupted';
+        return true;
+      }
+      return stopTaking;
+    },
+    work: async (spec) => {
+      const label = runLabel(spec);
+      if (parallel === 1) progress.startRun(label);
+      else progress.message(`${label}: started (${todo.indexOf(spec) + 1}/${todo.length})`);
+      const record = await runOne({
+        resultsDir,
+        spec,
+        settings: plan.settings,
+        pageQuery: options.pageQuery,
+        chromiumArgs: options.chromiumArgs,
+        extension,
+        signal: options.signal,
+        log: options.verbose,
+        onTick: parallel === 1 ? (s) => progress.tick(s) : undefined,
+        concurrentRuns: parallel,
+      });
+      if (parallel === 1) progress.endRun();
+      made.push(record);
+      let summary: RunSummary | null = null;
+      try {
+        summary = writeRunSummary(path.join(resultsDir, spec.dir));
+      } catch (err) {
+        progress.message(`${label}: could not summarize: ${(err as Error).message}`);
+      }
+      progress.message(resultLine(spec, record, summary));
+      if (record.status === 'interrupted') {
+        status = 'interrupted';
+        stopTaking = true;
+      } else if (record.status === 'failed') {
+        if (status !== 'interrupted') status = 'failed';
+        if (!options.keepGoing) stopTaking = true;
+      }
+      return record;
+    },
+  });
   progress.finish();
   let report: ReportResult | null = null;
   try {

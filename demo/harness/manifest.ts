@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'fs';
 import * as path from 'path';
 import type { Plan } from './plan';
+import type { ShardRecord } from './shard';
 
 export const MANIFEST_FILE = 'ab.json';
 export const MANIFEST_FORMAT = 'sprint-ab';
@@ -21,6 +22,37 @@ export interface AbManifest {
   readonly defaultAbr: string;
   readonly pageQuery: string;
   readonly chromiumArgs: readonly string[];
+  /** Hash of the full plan (shard.ts planHash); every shard of one evaluation has the same. Absent in folders written before sharding existed. */
+  readonly planHash?: string;
+  /** Present when the folder holds one slice of a larger plan (`sprint ab --shard K/N`); `plan.runs` then lists only the slice's runs. */
+  readonly shard?: ShardRecord;
+  /** The source the harness ran from when the folder was started (host-info.ts). */
+  readonly source?: SourceVersion;
+  /** Runs made at once (`sprint ab --parallel P`), when more than 1. */
+  readonly parallel?: number;
+  /** Present in a folder made by `sprint report --out DIR DIR1 DIR2 …` (merge.ts): where its runs came from and what the merge noticed. */
+  readonly merged?: MergeRecord;
+}
+
+/** The commit of the checkout the harness ran from. */
+export interface SourceVersion {
+  /** `git rev-parse HEAD` (or $SPRINT_COMMIT where the checkout has no .git, e.g. a container image); null when unknown. */
+  readonly commit: string | null;
+  /** Tracked files differ from the commit (`git status --porcelain --untracked-files=no`); null when unknown. */
+  readonly dirty: boolean | null;
+}
+
+export interface MergeRecord {
+  /** The input folders as given. */
+  readonly from: readonly string[];
+  /** Shard per input folder ("K/N", or "whole" for an unsharded folder). */
+  readonly shards: readonly string[];
+  /** Runs found in more than one input folder (the first one's copy is used). */
+  readonly duplicates: ReadonlyArray<{ readonly dir: string; readonly in: readonly string[] }>;
+  /** Shards of the plan that no input folder holds, e.g. "3/4". */
+  readonly missingShards: readonly string[];
+  /** Other things the merge noticed (a dirty checkout, an unknown commit). */
+  readonly notes: readonly string[];
 }
 
 export function writeManifest(dir: string, manifest: AbManifest): void {

@@ -186,6 +186,15 @@ export function buildPlan(options: PlanOptions): Plan {
   if (options.control) variants.push({ kind: 'control', name: 'control', players: [] });
   const names = new Set(variants.map((v) => v.name));
   if (names.size !== variants.length) throw new UsageError(`two variants share a directory name: ${variants.map((v) => v.name).join(', ')}`);
+  return { settings: options.settings, conditions: [...conditions], variants, repeats, runs: enumerateRuns(conditions, variants, repeats) };
+}
+
+/**
+ * Every run of a plan in its canonical order: condition, then repeat, then
+ * variant (interleaved). buildPlan uses it; merge.ts rebuilds a sharded
+ * plan's full run list from it.
+ */
+export function enumerateRuns(conditions: readonly Condition[], variants: readonly Variant[], repeats: number): RunSpec[] {
   const runs: RunSpec[] = [];
   for (const condition of conditions) {
     for (let repeat = 1; repeat <= repeats; repeat++) {
@@ -194,5 +203,5 @@ export function buildPlan(options: PlanOptions): Plan {
       }
     }
   }
-  return { settings: options.settings, conditions: [...conditions], variants, repeats, runs };
+  return runs;
 }

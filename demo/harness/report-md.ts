@@ -4,10 +4,12 @@
 
 import type { Aggregate } from './aggregate';
 import { durationLabel, mbit } from './format';
+import { describeSource } from './host-info';
 import type { AbManifest } from './manifest';
 import { summaryTables, TableModel } from './report-tables';
 import type { RunSummary } from './run-summary';
 import { formatSchedule } from './schedule';
+import { formatShard } from './shard';
 
 function mdTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const clean = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -42,10 +44,32 @@ export function settingsSentence(manifest: AbManifest): string {
     '"control" is one more bulk flow in the video\'s place (bulk vs bulk).';
 }
 
+/** Where the results come from: commit, plan hash, shard or merge. */
+export function provenanceSentence(manifest: AbManifest): string {
+  const parts = [`Source: ${describeSource(manifest.source)}`];
+  if (manifest.planHash) parts.push(`plan hash ${manifest.planHash}`);
+  if (manifest.shard) parts.push(`shard ${formatShard(manifest.shard)} of a ${manifest.shard.planRuns}-run plan (hash ${manifest.shard.planHash})`);
+  if (manifest.merged) parts.push(`merged from ${manifest.merged.from.length} folder(s) (${manifest.merged.shards.join(', ')})`);
+  return `${parts.join('; ')}.`;
+}
+
+/** The machines the runs were made on, from their run.json host records: "2 cores, kernel 6.1.0 (12 runs)". */
+export function machineLines(runs: readonly RunSummary[]): string[] {
+  const seen = new Map<string, number>();
+  for (const r of runs) {
+    if (!r.host) continue;
+    const key = `${r.host.cpus} core(s)${r.host.kernel ? `, kernel ${r.host.kernel}` : ''}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  return [...seen].map(([k, n]) => `${k} (${n} run(s))`);
+}
+
 /** Runs of the plan the report could not use: not made yet, or unreadable. */
 export interface ReportGaps {
   readonly missing: readonly string[];
   readonly unreadable: ReadonlyArray<{ readonly dir: string; readonly error: string }>;
+  /** Folder-level problems (a merge's duplicates and missing shards, dirty or unknown commits). */
+  readonly notes?: readonly string[];
 }
 
 /** Problem lines for the report: cells' problems, unreadable runs, runs not made. */
@@ -53,6 +77,7 @@ export function problemLines(agg: Aggregate, gaps: ReportGaps): string[] {
   return [...new Set([
     ...agg.cells.flatMap((c) => c.problems.map((p) => `${c.conditionKey} ${c.column}: ${p}`)),
     ...gaps.unreadable.map((u) => `${u.dir}: unreadable: ${u.error}`),
+    ...(gaps.notes ?? []),
     ...(gaps.missing.length > 0 ? [`${gaps.missing.length} planned run(s) not made: ${gaps.missing.slice(0, 5).join(', ')}${gaps.missing.length > 5 ? ', …' : ''}`] : []),
   ])];
 }
@@ -63,6 +88,9 @@ export function buildSummaryMarkdown(manifest: AbManifest, agg: Aggregate, runs:
   out.push(`# A/B evaluation: ${names.join(' vs ') || 'control only'}`, '');
   out.push(`Command: \`npx sprint ab ${manifest.argv.join(' ')}\``, '');
   out.push(settingsSentence(manifest), '');
+  out.push(provenanceSentence(manifest), '');
+  const machines = machineLines(runs);
+  if (machines.length > 0) out.push(`Machines: ${machines.join('; ')}.`, '');
   for (const t of summaryTables(agg)) out.push(renderTable(t));
   const problems = problemLines(agg, gaps).map((p) => `- ${p}`);
   if (problems.length > 0) out.push('## Problems', '', ...problems, '');

@@ -2,7 +2,8 @@
 // directory of the plan that has a run.json gets its summary.json
 // (run-summary.ts); the repeats are aggregated (aggregate.ts) into the
 // folder's summary.json, summary.md and report.html. Used at the end of
-// `sprint ab` and by `sprint report DIR`.
+// `sprint ab`, by `sprint report DIR` and after a merge of shard folders
+// (merge.ts), whose flags it lists under Problems.
 
 import { existsSync, writeFileSync } from 'fs';
 import * as path from 'path';
@@ -10,6 +11,7 @@ import { aggregate, Aggregate } from './aggregate';
 import { AbManifest, readManifest } from './manifest';
 import { buildReportHtml } from './report-html';
 import { buildSummaryMarkdown } from './report-md';
+import { mergeProblems } from './merge';
 import { RunSummary, writeRunSummary } from './run-summary';
 
 export interface ReportResult {
@@ -20,6 +22,8 @@ export interface ReportResult {
   readonly missing: readonly string[];
   /** Runs whose raw data could not be read, with the reason. */
   readonly unreadable: ReadonlyArray<{ readonly dir: string; readonly error: string }>;
+  /** Folder-level problems: a merge's duplicated runs and missing shards, unknown or dirty commits. */
+  readonly notes: readonly string[];
   readonly files: { readonly summaryJson: string; readonly summaryMd: string; readonly reportHtml: string };
 }
 
@@ -47,9 +51,14 @@ export function buildReport(dir: string): ReportResult {
     summaryMd: path.join(dir, 'summary.md'),
     reportHtml: path.join(dir, 'report.html'),
   };
+  const notes = mergeProblems(manifest.merged);
+  const commits = new Map<string, number>();
+  for (const r of runs) if (r.host?.commit) commits.set(r.host.commit, (commits.get(r.host.commit) ?? 0) + 1);
+  if (commits.size > 1) notes.push(`runs made from ${commits.size} commits: ${[...commits].map(([c, n]) => `${c.slice(0, 12)} (${n} run(s))`).join(', ')}`);
+  if (!manifest.merged && manifest.source?.dirty) notes.push(`ran from commit ${manifest.source.commit?.slice(0, 12)} with uncommitted changes`);
   const compactRuns = runs.map(({ plot: _plot, players, ...rest }) => ({ ...rest, players: players.map(({ series: _series, ...p }) => p) }));
-  writeFileSync(files.summaryJson, `${JSON.stringify({ ...agg, generatedAt: new Date().toISOString(), missing, unreadable, runs: compactRuns }, null, 1)}\n`);
-  writeFileSync(files.summaryMd, buildSummaryMarkdown(manifest, agg, runs, { missing, unreadable }));
-  writeFileSync(files.reportHtml, buildReportHtml(manifest, agg, runs, { missing, unreadable }));
-  return { manifest, aggregate: agg, runs, missing, unreadable, files };
+  writeFileSync(files.summaryJson, `${JSON.stringify({ ...agg, generatedAt: new Date().toISOString(), planHash: manifest.planHash ?? null, shard: manifest.shard ?? null, source: manifest.source ?? null, merged: manifest.merged ?? null, missing, unreadable, notes, runs: compactRuns }, null, 1)}\n`);
+  writeFileSync(files.summaryMd, buildSummaryMarkdown(manifest, agg, runs, { missing, unreadable, notes }));
+  writeFileSync(files.reportHtml, buildReportHtml(manifest, agg, runs, { missing, unreadable, notes }));
+  return { manifest, aggregate: agg, runs, missing, unreadable, notes, files };
 }

@@ -18,6 +18,7 @@ import type { ContentInfo } from '../content/content-info';
 import { MediaKind, mediaFiles, mediaRates } from './media-split';
 import { FlowSpec } from './plan';
 import { PlayerLine, PlayerSummary, summarizePlayer } from './player-summary';
+import { HostRecord, overloadWarning } from './host-info';
 import { RunRecord, RUN_FORMAT } from './run';
 
 export const RUN_SUMMARY_FILE = 'summary.json';
@@ -81,6 +82,8 @@ export interface RunSummary {
   readonly tcp: Readonly<Record<string, TcpFigures>>;
   readonly queue: { readonly samples: number; readonly backlogBytes: Summary | null; readonly drops: number };
   readonly congestionOk: boolean | null;
+  /** The machine and source of the run (run.json's host), when recorded. */
+  readonly host: HostRecord | null;
   readonly warnings: readonly string[];
   /** For plots: times relative to the schedule start, seconds. */
   readonly plot: {
@@ -228,6 +231,9 @@ export function summarizeRun(data: RunData): RunSummary {
   const series = withAllFlows(data.wire, ids);
   const { window, problem } = runWindow(record, data.wire);
   const warnings = [...record.warnings];
+  const overload = overloadWarning(record.host);
+  if (overload) warnings.push(overload);
+  if ((record.concurrentRuns ?? 1) > 1) warnings.push(`made with up to ${record.concurrentRuns} runs at once (--parallel), not measured as harmless: other runs shared the CPU`);
 
   let flows: FlowResult[] = [];
   let total: number | null = null;
@@ -299,6 +305,7 @@ export function summarizeRun(data: RunData): RunSummary {
     tcp,
     queue: { samples: qRows.length, backlogBytes: maybe(qRows.map((r) => num(r['backlogBytes']))), drops },
     congestionOk: record.congestion ? record.congestion.ok : null,
+    host: record.host ?? null,
     warnings,
     plot: {
       startS,

@@ -24,7 +24,9 @@ import { startQdiscSampler } from '../testbed/qdisc-sampler';
 import { PeriodicSampler, SamplerSummary } from '../testbed/sampler';
 import { startSsSampler } from '../testbed/ss-sampler';
 import { createTestbed, ResolvedTopology, Testbed } from '../testbed/topology';
+import { repoRoot } from '../testbed/delay-element';
 import { CHROMIUM_FLAGS, launchBrowserInNamespace, NamespaceBrowser } from './browser';
+import { HostRecord, hostNow, sourceVersion } from './host-info';
 import type { SprintExtension } from './extension';
 import { CommonSettings, FlowSpec, flowsOf, RunSpec } from './plan';
 import { PlayerSession } from './player-session';
@@ -71,7 +73,10 @@ export interface RunRecord {
   readonly delay: readonly DelayStats[] | null;
   readonly browser: { readonly version: string; readonly flags: readonly string[] } | null;
   readonly pageQuery: string;
-  readonly host: { readonly loadAvgStart: readonly number[]; readonly loadAvgEnd: readonly number[]; readonly cpus: number };
+  /** The machine and source the run was measured with (host-info.ts): load average at start and end, cores, kernel, commit. */
+  readonly host: HostRecord;
+  /** Runs the harness made at once with this one (`--parallel`); absent = 1. */
+  readonly concurrentRuns?: number;
   readonly warnings: readonly string[];
 }
 
@@ -91,6 +96,8 @@ export interface RunOptions {
   readonly chromiumArgs?: readonly string[];
   /** Load the Sprint extension in the browser (plans with sprint players). */
   readonly extension?: SprintExtension | null;
+  /** How many runs the harness makes at once (`--parallel`), recorded in run.json; default 1. */
+  readonly concurrentRuns?: number;
 }
 
 export class RunAborted extends Error {
@@ -142,7 +149,8 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
   const flows = flowsOf(spec.variant, settings.bulkFlows);
   const schedule = settings.schedule;
   const warnings: string[] = [];
-  const loadAvgStart = os.loadavg();
+  const hostStart = hostNow();
+  const source = sourceVersion(repoRoot());
   const setupStartS = Date.now() / 1000;
 
   let tb: Testbed | null = null;
@@ -352,7 +360,8 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     delay: delayStats,
     browser: browserInfo,
     pageQuery: options.pageQuery ?? '',
-    host: { loadAvgStart, loadAvgEnd: os.loadavg(), cpus: os.cpus().length },
+    host: { loadAvgStart: hostStart.loadAvg, loadAvgEnd: os.loadavg(), cpus: hostStart.cpus, kernel: hostStart.kernel, commit: source.commit, dirty: source.dirty },
+    ...((options.concurrentRuns ?? 1) > 1 ? { concurrentRuns: options.concurrentRuns } : {}),
     warnings,
   };
   writeFileSync(file('run.json'), `${JSON.stringify(record, null, 1)}\n`);

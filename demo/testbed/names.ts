@@ -3,7 +3,8 @@
 //
 // Every name carries a per-run suffix (the harness's PID plus random
 // characters) so that two concurrent runs, or the leftovers of a run that was
-// killed, can never collide. Namespace names look like `sprint-<pid>-<rand>-srv`
+// killed, can never collide (within one process the random part is never
+// handed out twice, so concurrent testbeds of `sprint ab --parallel` differ). Namespace names look like `sprint-<pid>-<rand>-srv`
 // so a stale run can be recognised by its (dead) PID. Interface names must fit
 // Linux's 15-character limit. Addresses live only inside the run's own
 // namespaces (they are never configured in the host namespace), so the fixed
@@ -78,9 +79,17 @@ export function parseNamespaceName(name: string): { pid: number; rand: string; r
   return { pid: Number(m[1]), rand: m[2] as string, role: m[3] as string };
 }
 
+/** Suffixes handed out by this process: concurrent runs of one harness (`sprint ab --parallel`) never share one. */
+const usedSuffixes = new Set<string>();
+
 function randomSuffix(): string {
-  const bytes = randomBytes(3);
-  let out = '';
-  for (const b of bytes) out += (b % 36).toString(36);
-  return out;
+  for (;;) {
+    const bytes = randomBytes(3);
+    let out = '';
+    for (const b of bytes) out += (b % 36).toString(36);
+    if (!usedSuffixes.has(out)) {
+      usedSuffixes.add(out);
+      return out;
+    }
+  }
 }

@@ -13,7 +13,7 @@ import type { PlayerLine } from '../../../demo/harness/player-summary';
 import type { RunRecord } from '../../../demo/harness/run';
 import type { RunData } from '../../../demo/harness/run-summary';
 import { scheduleFromPhases } from '../../../demo/harness/schedule';
-import { MANIFEST_FORMAT, MANIFEST_VERSION, writeManifest } from '../../../demo/harness/manifest';
+import { AbManifest, MANIFEST_FORMAT, MANIFEST_VERSION, writeManifest } from '../../../demo/harness/manifest';
 
 export const T0 = 1000;
 export const BOTH_S = 100;
@@ -173,24 +173,35 @@ export function runData(spec: RunSpec, videoMbit: number, status: RunRecord['sta
 }
 
 /** Writes a whole results folder (ab.json + raw files per run) the way `sprint ab` does. */
-export function writeResultsFolder(dir: string, plan: Plan, videoMbit: (spec: RunSpec) => number, status: (spec: RunSpec) => RunRecord['status'] = () => 'ok'): void {
+export function writeResultsFolder(
+  dir: string,
+  plan: Plan,
+  videoMbit: (spec: RunSpec) => number,
+  status: (spec: RunSpec) => RunRecord['status'] = () => 'ok',
+  extra: { manifest?: Partial<AbManifest>; host?: (spec: RunSpec) => Partial<RunRecord['host']> } = {},
+): void {
   mkdirSync(dir, { recursive: true });
-  writeManifest(dir, { format: MANIFEST_FORMAT, version: MANIFEST_VERSION, argv: ['--players', 'stock,sprint-x'], createdAt: '2026-01-01T00:00:00Z', plan, defaultAbr: 'dash-default', pageQuery: '', chromiumArgs: [] });
-  for (const spec of plan.runs) {
-    const runDir = path.join(dir, spec.dir);
-    mkdirSync(runDir, { recursive: true });
-    const data = runData(spec, videoMbit(spec), status(spec));
-    writeFileSync(path.join(runDir, 'run.json'), JSON.stringify(data.record));
-    const lines: string[] = [];
-    const n = Object.values(data.wire.bytes)[0]?.length ?? 0;
-    for (let i = 0; i < n; i++) {
-      const flows: Record<string, { bytes: number; wireBytes: number; packets: number }> = {};
-      for (const [id, arr] of Object.entries(data.wire.bytes)) if ((arr[i] as number) > 0) flows[id] = { bytes: arr[i] as number, wireBytes: (arr[i] as number) * 1.05, packets: 1 };
-      lines.push(JSON.stringify({ kind: 'wire', t: +(data.wire.t0S + i * data.wire.binS).toFixed(1), binMs: 100, flows }));
-    }
-    writeFileSync(path.join(runDir, 'wire.jsonl'), `${lines.join('\n')}\n`);
-    for (const [id, pl] of Object.entries(data.players)) writeFileSync(path.join(runDir, `player-${id}.jsonl`), `${pl.map((l) => JSON.stringify(l)).join('\n')}\n`);
-    writeFileSync(path.join(runDir, 'ss.jsonl'), `${data.ss.map((l) => JSON.stringify(l)).join('\n')}\n`);
-    writeFileSync(path.join(runDir, 'qdisc.jsonl'), `${data.qdisc.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  writeManifest(dir, { format: MANIFEST_FORMAT, version: MANIFEST_VERSION, argv: ['--players', 'stock,sprint-x'], createdAt: '2026-01-01T00:00:00Z', plan, defaultAbr: 'dash-default', pageQuery: '', chromiumArgs: [], ...extra.manifest });
+  for (const spec of plan.runs) writeRunFiles(dir, spec, videoMbit(spec), status(spec), extra.host?.(spec));
+}
+
+/** Writes one run's raw files (run.json, wire, players, ss, qdisc) into dir/spec.dir, as run.ts does; returns its record. */
+export function writeRunFiles(dir: string, spec: RunSpec, videoMbit: number, status: RunRecord['status'] = 'ok', host?: Partial<RunRecord['host']>, extraRecord: Partial<RunRecord> = {}): RunRecord {
+  const runDir = path.join(dir, spec.dir);
+  mkdirSync(runDir, { recursive: true });
+  const data = runData(spec, videoMbit, status);
+  const record: RunRecord = { ...data.record, ...(host ? { host: { ...data.record.host, ...host } } : {}), ...extraRecord };
+  writeFileSync(path.join(runDir, 'run.json'), JSON.stringify(record));
+  const lines: string[] = [];
+  const n = Object.values(data.wire.bytes)[0]?.length ?? 0;
+  for (let i = 0; i < n; i++) {
+    const flows: Record<string, { bytes: number; wireBytes: number; packets: number }> = {};
+    for (const [id, arr] of Object.entries(data.wire.bytes)) if ((arr[i] as number) > 0) flows[id] = { bytes: arr[i] as number, wireBytes: (arr[i] as number) * 1.05, packets: 1 };
+    lines.push(JSON.stringify({ kind: 'wire', t: +(data.wire.t0S + i * data.wire.binS).toFixed(1), binMs: 100, flows }));
   }
+  writeFileSync(path.join(runDir, 'wire.jsonl'), `${lines.join('\n')}\n`);
+  for (const [id, pl] of Object.entries(data.players)) writeFileSync(path.join(runDir, `player-${id}.jsonl`), `${pl.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  writeFileSync(path.join(runDir, 'ss.jsonl'), `${data.ss.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  writeFileSync(path.join(runDir, 'qdisc.jsonl'), `${data.qdisc.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  return record;
 }
