@@ -2,7 +2,7 @@
  * Sprint without the extension on an HTTPS + HTTP/2 origin
  * (demo/server/h2-origin.ts; paper §IV-B1 trains, §IV-B2 cancels), in
  * headless Chromium trusting the origin's self-signed certificate by its
- * SPKI hash only. The origin paces bodies at 8 Mbit/s so responses take long
+ * SPKI hash only. The origin paces bodies (8 Mbit/s; 2 in (b)) so responses take long
  * enough for requests to overlap. Judged from the player's stats and the
  * origin's access log (one `conn` per HTTP/2 session, `stream` per request):
  *   (a) `mode=auto` with no extension detects h2 and runs Sprint's trains on
@@ -22,9 +22,14 @@
  *       no new slow start. (Sprint-x's expanded requests are uncredentialed,
  *       so they share a connection with the probes, not with dash.js's
  *       init segments and audio.)
+ *   (c) The page on an HTTP/1.1 origin, the content on the HTTP/2 one:
+ *       protocol detection reads `h2` from the cross-origin manifest's
+ *       Resource Timing entry (the origin sends Timing-Allow-Origin) and the
+ *       trains run there, on one connection.
  */
 import type { H2AccessRecord, H2Origin } from '../../demo/server/h2-origin';
 import type { SprintStats } from '../../player/stats/types';
+import { startOrigin, type Origin } from '../../demo/server/origin';
 import { demoUrl, mediaRecords, startH2Stack, stats, waitForPlayback, type Stack } from './support/playback';
 
 const RATE = 8e6;
@@ -175,5 +180,33 @@ describe('Sprint-x on an HTTP/2 origin: a cancel is a stream reset, not a new co
     for (const r of nextExpanded) expect(resetConns.has(r.conn)).toBe(true);
     expect(new Set(mediaRecords(stack.origin).map((r) => r.conn))).toEqual(mediaConnsBefore);
     expect(stack.origin.stats().connectionsTotal).toBe(sessionsBefore);
+  });
+});
+
+describe('a page on an HTTP/1.1 origin, media on an HTTP/2 origin', () => {
+  let stack: Stack<H2Origin>;
+  let pageOrigin: Origin;
+  beforeAll(async () => {
+    stack = await startH2Stack({ rateLimitBitsPerSec: RATE });
+    pageOrigin = await startOrigin({});
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await pageOrigin?.close();
+  });
+
+  it('(c) auto reads h2 from the cross-origin manifest (Timing-Allow-Origin) and runs the trains there', async () => {
+    const manifest = `${stack.origin.url}/media/test/unchunked/manifest.mpd`;
+    await stack.page.goto(`${pageOrigin.url}/?${new URLSearchParams({ set: 'test', layout: 'unchunked', mode: 'auto', manifest }).toString()}`);
+    const s = await waitForPlayback(stack.page, 8, 150_000);
+    process.stderr.write(`h2 (c): mode=${s.mode} transport=${s.estimates.transport}; ${connSummary(stack.origin)}\n`);
+    expect(s.mode).toBe('sprint');
+    expect(s.estimates.transport).toBe('fetch');
+    expect(s.modeReason).toMatch(/fetch on h2/);
+    expect(s.playback.errors).toEqual([]);
+    expect(mediaRecords(pageOrigin)).toEqual([]);
+    const video = mediaRecords(stack.origin).filter((r) => !AUDIO.test(r.url) && r.status === 206);
+    expect(video.length).toBeGreaterThan(3);
+    expect(new Set(video.map((r) => r.conn)).size).toBe(1);
   });
 });
