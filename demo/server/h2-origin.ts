@@ -447,16 +447,21 @@ export async function startH2Origin(opts: H2OriginOptions = {}, identity?: TlsId
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException): void => {
-      reject(new Error(`HTTP/2 origin cannot listen on ${options.host}:${options.port}: ${err.code ?? err.message}`));
-    };
-    server.once('error', onError);
-    server.listen(options.port, options.host, () => {
-      server.off('error', onError);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: NodeJS.ErrnoException): void => {
+        reject(new Error(`HTTP/2 origin cannot listen on ${options.host}:${options.port}: ${err.code ?? err.message}`));
+      };
+      server.once('error', onError);
+      server.listen(options.port, options.host, () => {
+        server.off('error', onError);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    await log.close().catch(() => undefined);
+    throw err;
+  }
   server.on('error', (err) => options.onServerError(`h2 listener: ${err.message}`));
 
   const address = server.address() as net.AddressInfo;

@@ -243,6 +243,15 @@ describe('HTTP/2 origin options and certificate', () => {
     await expect(startH2Origin({ maxRequestsPerConnection: 5 } as never, identity)).rejects.toThrow(/maxRequestsPerConnection is an HTTP\/1.1 connection option/);
   });
 
+  test('a port in use is a clear error', async () => {
+    const first = await startH2Origin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir }, identity);
+    try {
+      await expect(startH2Origin({ port: first.port, mediaDir: fx.mediaDir }, identity)).rejects.toThrow(/HTTP\/2 origin cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/);
+    } finally {
+      await first.close();
+    }
+  });
+
   test('pacing option is accepted and bodies still arrive whole', async () => {
     const origin = await startH2Origin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, rateLimitBitsPerSec: 50e6 }, identity);
     try {
