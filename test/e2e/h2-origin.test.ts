@@ -26,6 +26,11 @@
  *       protocol detection reads `h2` from the cross-origin manifest's
  *       Resource Timing entry (the origin sends Timing-Allow-Origin) and the
  *       trains run there, on one connection.
+ *   (d) A forced bitrate switch inside a train (player/dash/quality-switch-hook.ts)
+ *       keeps the train on the wire over HTTP/2: nothing cancelled, one
+ *       train requested both bitrates, and the new representation's first
+ *       request reached the origin while a response of the old one was still
+ *       being sent, on the same connection.
  */
 import type { H2AccessRecord, H2Origin } from '../../demo/server/h2-origin';
 import type { SprintStats } from '../../player/stats/types';
@@ -207,6 +212,54 @@ describe('a page on an HTTP/1.1 origin, media on an HTTP/2 origin', () => {
     expect(mediaRecords(pageOrigin)).toEqual([]);
     const video = mediaRecords(stack.origin).filter((r) => !AUDIO.test(r.url) && r.status === 206);
     expect(video.length).toBeGreaterThan(3);
+    expect(new Set(video.map((r) => r.conn)).size).toBe(1);
+  });
+});
+
+describe('a bitrate switch inside a train on HTTP/2', () => {
+  let stack: Stack<H2Origin>;
+  beforeAll(async () => {
+    stack = await startH2Stack({ rateLimitBitsPerSec: RATE });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('(d) keeps the train on the wire: the new representation is requested while the old one still arrives, same connection', async () => {
+    // A fixed 30 MB chunk (30 s of the 8 Mbit/s origin) keeps the first train running across the switch.
+    await stack.page.goto(demoUrl(stack.origin, { layout: 'chunked', mode: 'auto', chunk: '30000000' }));
+    await waitForPlayback(stack.page, 1, 120_000);
+    const before = await stats(stack.page);
+    expect(before.mode).toBe('sprint');
+    expect(before.estimates.transport).toBe('fetch');
+    const current = before.segments.filter((x) => x.mediaType === 'video' && x.kind === 'media').pop()?.representationId ?? '0';
+    const to = current === '0' ? 2 : 0;
+    const switchAt = Date.now();
+    await stack.page.evaluate((idx) => {
+      const p = (window as unknown as { sprintPlayer: { dash: { updateSettings(s: unknown): void; setRepresentationForTypeByIndex(t: string, i: number): void } } }).sprintPlayer;
+      p.dash.updateSettings({ streaming: { abr: { autoSwitchBitrate: { video: false } } } });
+      p.dash.setRepresentationForTypeByIndex('video', idx);
+    }, to);
+    const s = await waitForPlayback(stack.page, before.playback.currentTimeSec + 10, 120_000);
+    process.stderr.write(`h2 (d): switch ${current} -> ${to}; ${connSummary(stack.origin)}\n`);
+    expect(s.playback.errors).toEqual([]);
+    // Nothing cancelled, every video segment delivered in order, and one train requested both bitrates.
+    expect(s.transfers.filter((t) => t.via === 'sprint' && t.cancelled)).toEqual([]);
+    const delivered = s.segments.filter((x) => x.mediaType === 'video' && x.kind === 'media');
+    expect(delivered.every((x) => x.status === 'ok')).toBe(true);
+    for (let i = 1; i < delivered.length; i++) expect(delivered[i]?.index).toBe((delivered[i - 1]?.index as number) + 1);
+    const nominal = [300000, 700000, 1500000, 3000000, 6000000][to] as number;
+    expect(s.trains.some((t) => t.bitrates.includes(nominal) && new Set(t.bitrates).size >= 2)).toBe(true);
+    // On the wire: the new representation's first request reached the origin while a response of
+    // the old one was still being sent, on the same connection.
+    const video = await waitForRecords('the new representation on the wire', () =>
+      mediaRecords(stack.origin).filter((r) => !AUDIO.test(r.url) && r.status !== null && r.status < 300),
+    );
+    const isNew = (url: string): boolean => new RegExp(`(init|chunk)-${to}\\b`).test(url);
+    const firstNew = video.filter((r) => isNew(r.url) && r.arrival > switchAt - 1000).sort((a, b) => a.arrival - b.arrival)[0];
+    expect(firstNew).toBeDefined();
+    const oldInFlight = video.filter((r) => !isNew(r.url) && r.arrival < (firstNew as H2AccessRecord).arrival && r.end > (firstNew as H2AccessRecord).arrival);
+    expect(oldInFlight.length).toBeGreaterThan(0);
     expect(new Set(video.map((r) => r.conn)).size).toBe(1);
   });
 });
