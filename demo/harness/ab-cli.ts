@@ -15,8 +15,8 @@ import { CONGESTION_CONTROLS, CongestionControl } from '../testbed/topology';
 import { checkCanRun, runAb } from './ab';
 import { durationLabel } from './format';
 import { crossConditions, joinGridWords, parseGrid, parseQueues, parseRates } from './grid';
-import { buildPlan, checkAbr, CommonSettings, parsePlayers, Plan } from './plan';
 import { formatShard, parseShard, planHash, shardPlan, ShardRecord } from './shard';
+import { buildPlan, checkAbr, CommonSettings, parsePlayers, Plan, PLAYERS_ORIGINS, type PlayersOrigin } from './plan';
 import { DEFAULT_SCHEDULE_TEXT, formatSchedule, parseSchedule, resolveSchedule } from './schedule';
 
 /** Upper bound of --parallel. Values above 1 are not measured as harmless (demo/harness/README.md). */
@@ -83,8 +83,12 @@ Network (comma lists are crossed into a grid):
   --cc NAME              server congestion control: cubic, bbr, reno (default cubic)
   --delay D              added one-way propagation delay each way, e.g. 20ms (default 0ms)
   --slow-start-after-idle on|off   the server's tcp_slow_start_after_idle (default on)
-  --origin ours|nginx    the players' origin server: ours (demo/server) or nginx (needs
-                         nginx installed: apt-get install nginx-light); bulk flows use ours (default ours)
+  --origin ours|nginx|h2|nginx-h2
+                         the players' origin server: ours (demo/server) or nginx (needs
+                         nginx installed: apt-get install nginx-light), over HTTP/1.1, or
+                         over HTTPS + HTTP/2 (h2, nginx-h2: a self-signed certificate per
+                         run, trusted by Chromium by its SPKI hash only); bulk flows use
+                         ours over HTTP/1.1 (default ours)
 
 Time:
   --duration D           measured time after the warm-up (default 5m)
@@ -188,7 +192,9 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
   const ssai = v('slow-start-after-idle') ?? 'on';
   if (ssai !== 'on' && ssai !== 'off') throw new UsageError(`--slow-start-after-idle: ${JSON.stringify(ssai)} must be on or off`);
   const originName = v('origin') ?? 'ours';
-  if (originName !== 'ours' && originName !== 'nginx') throw new UsageError(`--origin: ${JSON.stringify(originName)} must be ours or nginx`);
+  if (originName !== 'ours' && !(PLAYERS_ORIGINS as readonly string[]).includes(originName)) {
+    throw new UsageError(`--origin: ${JSON.stringify(originName)} must be one of ours, ${PLAYERS_ORIGINS.join(', ')}`);
+  }
   const layout = v('layout') ?? 'unchunked';
   if (layout !== 'chunked' && layout !== 'unchunked') throw new UsageError(`--layout: ${JSON.stringify(layout)} must be chunked or unchunked`);
   const contentSet = v('set') ?? 'demo';
@@ -211,7 +217,7 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
     congestionControl: cc,
     delayMs: Math.round(delayS * 1000),
     slowStartAfterIdle: ssai === 'on',
-    ...(originName === 'nginx' ? { origin: 'nginx' as const } : {}),
+    ...(originName === 'ours' ? {} : { origin: originName as PlayersOrigin }),
     layout,
     contentSet,
     warmupS,

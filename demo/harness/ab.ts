@@ -8,6 +8,7 @@
 // skipping runs that already finished.
 
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'fs';
+import { spawnSync } from 'child_process';
 import * as path from 'path';
 import { ensureContent } from '../content/generate';
 import { DEFAULT_NGINX } from '../server/nginx-origin';
@@ -17,8 +18,8 @@ import { CHROMIUM } from './browser';
 import { findSprintExtension, planNeedsExtension, SprintExtension } from './extension';
 import { mbit } from './format';
 import { AbManifest, MANIFEST_FORMAT, MANIFEST_VERSION, planFingerprint, readManifest, writeManifest } from './manifest';
-import type { Plan, RunSpec } from './plan';
 import { runPool } from './pool';
+import { originIsH2, originIsNginx, type Plan, type RunSpec } from './plan';
 import { Progress, ProgressStream } from './progress';
 import { buildReport, ReportResult } from './report';
 import { RunRecord, runOne } from './run';
@@ -74,8 +75,11 @@ export async function checkCanRun(plan: Plan, log?: (line: string) => void, page
   if (runS > MAX_RUN_S) problems.push(`one run would last ${(runS / 3600).toFixed(2)} h; the limit is ${MAX_RUN_S / 3600} h`);
   const planS = runS * plan.runs.length;
   if (planS > MAX_PLAN_S) problems.push(`the plan would last ${(planS / 3600).toFixed(1)} h (${plan.runs.length} runs); the limit is ${MAX_PLAN_S / 3600} h — fewer repeats or grid points`);
-  if (s.origin === 'nginx' && !existsSync(DEFAULT_NGINX)) problems.push(`--origin nginx: ${DEFAULT_NGINX} not found: apt-get install nginx-light`);
-  for (const script of ['demo/server/cli.js', 'demo/testbed/bulk-client.js', ...(s.origin === 'nginx' ? ['demo/server/nginx-origin.js'] : [])]) {
+  if (originIsNginx(s.origin) && !existsSync(DEFAULT_NGINX)) problems.push(`--origin ${s.origin}: ${DEFAULT_NGINX} not found: apt-get install nginx-light`);
+  if (originIsH2(s.origin) && spawnSync('openssl', ['version'], { stdio: 'ignore' }).status !== 0) {
+    problems.push(`--origin ${s.origin}: the openssl command is needed for the run's certificate: apt-get install openssl`);
+  }
+  for (const script of ['demo/server/cli.js', 'demo/testbed/bulk-client.js', ...(originIsNginx(s.origin) ? ['demo/server/nginx-origin.js'] : [])]) {
     if (!existsSync(distScript(script))) problems.push(`${distScript(script)} is missing: run npm run build`);
   }
   const hasPlayers = plan.variants.some((v) => v.players.length > 0);

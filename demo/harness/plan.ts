@@ -41,6 +41,20 @@ export interface Variant {
   readonly players: readonly PlayerSpec[];
 }
 
+/** The players' origin servers `--origin` can name besides ours over HTTP/1.1. */
+export type PlayersOrigin = 'nginx' | 'h2' | 'nginx-h2';
+export const PLAYERS_ORIGINS: readonly PlayersOrigin[] = ['nginx', 'h2', 'nginx-h2'];
+
+/** Whether the players' origin speaks HTTPS + HTTP/2 (a certificate per run, an https player URL). */
+export function originIsH2(origin: PlayersOrigin | undefined): boolean {
+  return origin === 'h2' || origin === 'nginx-h2';
+}
+
+/** Whether the players' origin is nginx. */
+export function originIsNginx(origin: PlayersOrigin | undefined): boolean {
+  return origin === 'nginx' || origin === 'nginx-h2';
+}
+
 /** Settings shared by every run of an evaluation. */
 export interface CommonSettings {
   readonly bulkFlows: number;
@@ -48,8 +62,12 @@ export interface CommonSettings {
   /** One-way propagation delay per direction, ms (0 = none). */
   readonly delayMs: number;
   readonly slowStartAfterIdle: boolean;
-  /** The players' origin server: absent = ours (demo/server), 'nginx' = nginx (demo/server/nginx-origin.ts). Bulk flows always use ours. */
-  readonly origin?: 'nginx';
+  /**
+   * The players' origin server: absent = ours over HTTP/1.1 (demo/server), 'nginx' = nginx
+   * (demo/server/nginx-origin.ts), 'h2' = ours over HTTPS + HTTP/2 (demo/server/h2-origin.ts),
+   * 'nginx-h2' = nginx over HTTPS + HTTP/2. Bulk flows always use ours over HTTP/1.1.
+   */
+  readonly origin?: PlayersOrigin;
   readonly layout: 'chunked' | 'unchunked';
   readonly contentSet: string;
   readonly warmupS: number;

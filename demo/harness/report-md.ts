@@ -34,7 +34,7 @@ export function settingsSentence(manifest: AbManifest): string {
   return `Bottleneck: tbf on the router's downstream; server congestion control ${s.congestionControl}` +
     `${s.delayMs > 0 ? `, ${s.delayMs} ms propagation delay each way` : ', no added propagation delay'}` +
     `, slow start after idle ${s.slowStartAfterIdle ? 'on' : 'off'}` +
-    `${s.origin === 'nginx' ? '; the players\' origin is nginx' : ''}. ` +
+    `${s.origin === undefined ? '' : `; the players' origin is ${s.origin === 'h2' ? 'ours over HTTPS + HTTP/2' : s.origin === 'nginx-h2' ? 'nginx over HTTPS + HTTP/2' : 'nginx'}`}. ` +
     `${s.bulkFlows} bulk flow${s.bulkFlows === 1 ? '' : 's'} from the same server. ` +
     `Content "${s.contentSet}" (${s.layout}), ABR ${manifest.defaultAbr}. ` +
     `Schedule ${formatSchedule(s.schedule)}: the first ${durationLabel(s.warmupS)} after the flows meet are discarded, ` +

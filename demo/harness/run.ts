@@ -12,8 +12,14 @@
 // Raw files in the run directory: run.json (what ran, when, and how it ended),
 // wire.jsonl, ss.jsonl, qdisc.jsonl, player-<port>.jsonl, bulk-<port>.jsonl,
 // origin-<port>.log, browser.log. run-summary.ts turns them into figures.
+//
+// With an HTTPS + HTTP/2 players' origin (`--origin h2` or `nginx-h2`) each
+// run makes its own self-signed certificate for the server address (in a
+// private temporary directory removed when the run ends), the player URLs are
+// https, and Chromium trusts that one certificate by its SPKI hash
+// (--ignore-certificate-errors-spki-list), nothing else.
 
-import { mkdirSync, writeFileSync } from 'fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { WireCapture, WireCaptureSummary } from '../testbed/capture';
@@ -25,10 +31,12 @@ import { PeriodicSampler, SamplerSummary } from '../testbed/sampler';
 import { startSsSampler } from '../testbed/ss-sampler';
 import { createTestbed, ResolvedTopology, Testbed } from '../testbed/topology';
 import { repoRoot } from '../testbed/delay-element';
+import { spkiTrustFlags } from '../chromium-flags';
+import { makeSelfSignedCert } from '../server/tls-cert';
 import { CHROMIUM_FLAGS, launchBrowserInNamespace, NamespaceBrowser } from './browser';
 import { HostRecord, hostNow, sourceVersion } from './host-info';
 import type { SprintExtension } from './extension';
-import { CommonSettings, FlowSpec, flowsOf, RunSpec } from './plan';
+import { CommonSettings, FlowSpec, flowsOf, originIsH2, RunSpec } from './plan';
 import { PlayerSession } from './player-session';
 import { PhaseName } from './schedule';
 
@@ -126,7 +134,7 @@ function sleepUntil(epochMs: number, signal?: AbortSignal): Promise<void> {
 export function playerUrl(serverAddr: string, port: number, settings: CommonSettings, mode: string, abr: string, pageQuery = ''): string {
   const q = new URLSearchParams({ set: settings.contentSet, layout: settings.layout, mode, abr });
   for (const [k, v] of new URLSearchParams(pageQuery)) q.set(k, v);
-  return `http://${serverAddr}:${port}/?${q.toString()}`;
+  return `${originIsH2(settings.origin) ? 'https' : 'http'}://${serverAddr}:${port}/?${q.toString()}`;
 }
 
 /** Runs one RunSpec; always writes run.json; resolves with it (status says how it ended). */
@@ -173,6 +181,9 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
   let status: RunStatus = 'ok';
   let error: string | null = null;
   let pollTimer: NodeJS.Timeout | null = null;
+  /** The run's certificate for an HTTP/2 players' origin: files in a private directory, and the flag trusting it. */
+  let tlsDir: string | null = null;
+  let trustFlags: string[] = [];
 
   const startBulk = (flow: FlowSpec, durationS: number): void => {
     if (!tb) return;
@@ -199,23 +210,37 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
       delayMs: settings.delayMs > 0 ? { down: settings.delayMs, up: settings.delayMs } : undefined,
       log,
     });
+    let tlsArgs: string[] = [];
+    if (originIsH2(settings.origin)) {
+      const identity = makeSelfSignedCert({ hosts: [tb.serverAddr] });
+      tlsDir = mkdtempSync(path.join(os.tmpdir(), 'sprint-ab-tls-'));
+      const certFile = path.join(tlsDir, 'cert.pem');
+      const keyFile = path.join(tlsDir, 'key.pem');
+      writeFileSync(certFile, identity.cert);
+      writeFileSync(keyFile, identity.key, { mode: 0o600 });
+      tlsArgs = ['--h2', '--cert', certFile, '--key', keyFile];
+      trustFlags = spkiTrustFlags([identity.spkiHash]);
+      log(`players' origin over HTTPS + HTTP/2 (${settings.origin}), certificate SPKI sha256 ${identity.spkiHash}`);
+    }
     for (const flow of flows) {
       const logPath = file(`origin-${flow.port}.log`);
-      const command =
-        settings.origin === 'nginx' && flow.role === 'player'
-          ? { command: process.execPath, args: [distScript('demo/server/nginx-origin.js'), '--host', tb.serverAddr, '--port', String(flow.port), '--log', logPath] }
-          : undefined;
-      origins.push(await startOriginProcess(tb, { port: flow.port, logPath, command }));
+      const player = flow.role === 'player';
+      const nginx = player && (settings.origin === 'nginx' || settings.origin === 'nginx-h2');
+      const command = nginx
+        ? { command: process.execPath, args: [distScript('demo/server/nginx-origin.js'), '--host', tb.serverAddr, '--port', String(flow.port), '--log', logPath, ...tlsArgs] }
+        : undefined;
+      origins.push(await startOriginProcess(tb, { port: flow.port, logPath, command, extraArgs: player && !nginx ? tlsArgs : [] }));
     }
     capture = await WireCapture.start(tb, { out: file('wire.jsonl') });
     samplers.push(startSsSampler(tb, { out: file('ss.jsonl'), serverPorts: flows.map((f) => f.port) }));
     samplers.push(startQdiscSampler(tb, { out: file('qdisc.jsonl') }));
     const needBrowser = flows.some((f) => f.role === 'player');
     if (needBrowser) {
-      browser = await launchBrowserInNamespace(tb, { logPath: file('browser.log'), extraArgs: options.chromiumArgs, extension: options.extension });
+      const extraArgs = [...trustFlags, ...(options.chromiumArgs ?? [])];
+      browser = await launchBrowserInNamespace(tb, { logPath: file('browser.log'), extraArgs, extension: options.extension });
       browserInfo = {
         version: await browser.browser.version(),
-        flags: [...CHROMIUM_FLAGS, ...(options.extension ? [`--load-extension=${options.extension.unpacked}`] : []), ...(options.chromiumArgs ?? [])],
+        flags: [...CHROMIUM_FLAGS, ...(options.extension ? [`--load-extension=${options.extension.unpacked}`] : []), ...extraArgs],
       };
       log(`browser ${browserInfo.version} (pid ${browser.pid})`);
       browser.browser.on('disconnected', () => {
@@ -342,6 +367,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     for (const o of origins) await quietly(`origin ${o.port}`, () => o.stop());
     if (tb?.delay) await quietly('delay element', async () => (delayStats = await (tb as Testbed).delay!.stop()));
     if (tb) await quietly('testbed', () => (tb as Testbed).destroy());
+    if (tlsDir !== null) rmSync(tlsDir, { recursive: true, force: true });
   }
   const record: RunRecord = {
     format: RUN_FORMAT,

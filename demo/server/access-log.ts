@@ -68,9 +68,10 @@ export interface AccessLogOptions {
   readonly ringSize?: number;
 }
 
-export class AccessLog {
+/** `R` is the record type: the HTTP/2 origin's records add fields (h2-origin.ts). */
+export class AccessLog<R extends AccessRecord = AccessRecord> {
   private readonly emitter = new EventEmitter();
-  private readonly ring: AccessRecord[] = [];
+  private readonly ring: R[] = [];
   private ringStart = 0;
   private readonly ringSize: number;
   private dropped = 0;
@@ -111,7 +112,7 @@ export class AccessLog {
     });
   }
 
-  add(record: AccessRecord): void {
+  add(record: R): void {
     if (this.ring.length < this.ringSize) {
       this.ring.push(record);
     } else {
@@ -124,7 +125,7 @@ export class AccessLog {
   }
 
   /** Records in the ring, oldest first (a copy). */
-  records(): readonly AccessRecord[] {
+  records(): readonly R[] {
     return this.ring.slice(this.ringStart).concat(this.ring.slice(0, this.ringStart));
   }
 
@@ -133,11 +134,11 @@ export class AccessLog {
     return this.dropped;
   }
 
-  on(event: 'request', listener: (record: AccessRecord) => void): void {
+  on(event: 'request', listener: (record: R) => void): void {
     this.emitter.on(event, listener);
   }
 
-  off(event: 'request', listener: (record: AccessRecord) => void): void {
+  off(event: 'request', listener: (record: R) => void): void {
     this.emitter.off(event, listener);
   }
 

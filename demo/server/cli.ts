@@ -1,16 +1,45 @@
-// `sprint serve`: runs the demo origin (origin.ts) until SIGINT/SIGTERM, then
-// closes it cleanly (open connections logged, access log flushed). Prints the
-// origin's URL as the first line of stdout so scripts can read it.
+// `sprint serve`: runs the demo origin (origin.ts, HTTP/1.1; or h2-origin.ts,
+// HTTPS + HTTP/2, with --h2) until SIGINT/SIGTERM, then closes it cleanly
+// (open connections logged, access log flushed). Prints the origin's URL as
+// the first line of stdout so scripts can read it; with --h2 the next lines
+// give the certificate's SPKI hash and the Chromium flag that trusts it.
 //
 //   sprint serve [--host 127.0.0.1] [--port 8080] [--media DIR] [--page DIR]
 //                [--dist DIR] [--log FILE] [fault options]
+//   sprint serve --h2 [--port 8443] [--cert FILE --key FILE] [--rate-limit RATE] ...
 // Also runnable directly: node dist/demo/server/cli.js ...
 
 import { OptionsSpec, parseArgs, parseInteger, UsageError } from '../../src/cli/args';
 import { CliIo, processIo, reportError } from '../../src/cli/io';
 import { parseBitsPerSecond, parseBytes, parseSeconds } from '../../src/units';
-import { startOrigin } from './origin';
+import { readFileSync } from 'fs';
+import { spkiTrustFlags } from '../chromium-flags';
+import { startH2Origin, type H2OriginOptions } from './h2-origin';
+import { startOrigin, type Origin } from './origin';
 import type { OriginOptions } from './options';
+import { spkiHashOf, type TlsIdentity } from './tls-cert';
+
+/** `sprint serve` arguments: the origin's options, plus whether to serve HTTP/2 and with which certificate. */
+export type ServeOptions = OriginOptions & {
+  /** Serve HTTPS + HTTP/2 (h2-origin.ts) instead of HTTP/1.1. */
+  readonly h2?: true;
+  /** PEM certificate and key files for --h2 (default: a fresh self-signed certificate). */
+  readonly certFile?: string;
+  readonly keyFile?: string;
+};
+
+/** Flags of the HTTP/1.1 origin's connection handling that HTTP/2 does not have. */
+const HTTP1_ONLY_FLAGS = [
+  'max-header-bytes',
+  'max-queued-requests',
+  'max-requests-per-connection',
+  'close-after-each-response',
+  'http10',
+  'reset-after-bytes',
+  'reset-count',
+  'reset-with',
+  'misorder-responses',
+];
 
 const SPEC: OptionsSpec = {
   host: { kind: 'value' },
@@ -34,6 +63,9 @@ const SPEC: OptionsSpec = {
   delay: { kind: 'value' },
   'misorder-responses': { kind: 'flag' },
   'rate-limit': { kind: 'value' },
+  h2: { kind: 'flag' },
+  cert: { kind: 'value' },
+  key: { kind: 'value' },
   help: { kind: 'flag', short: 'h' },
 };
 
@@ -41,12 +73,19 @@ export const USAGE = `Usage: sprint serve [options]
 
 Serves the demo page (/), the player bundle (/dist/), the DASH content
 (/media/), an RTT probe (/probe) and generated bulk downloads (/bulk?bytes=N)
-over HTTP/1.1 with keep-alive, pipelining, Range and CORS. Prints the URL on
-the first line of stdout; Ctrl-C (SIGINT) or SIGTERM closes it cleanly.
+over HTTP/1.1 with keep-alive, pipelining, Range and CORS — or, with --h2,
+over HTTPS + HTTP/2. Prints the URL on the first line of stdout; Ctrl-C
+(SIGINT) or SIGTERM closes it cleanly.
 
 Options:
   --host ADDR                  address to bind (default 127.0.0.1)
-  -p, --port N                 port, 0 = any free one (default 8080)
+  -p, --port N                 port, 0 = any free one (default 8080, 8443 with --h2)
+  --h2                         HTTPS + HTTP/2 only (no HTTP/1.1 fallback); prints
+                               the certificate's SPKI hash and the Chromium flag
+                               --ignore-certificate-errors-spki-list=HASH that
+                               trusts it (and nothing else)
+  --cert FILE, --key FILE      PEM certificate and key for --h2 (default: a fresh
+                               self-signed certificate made with openssl)
   --media DIR                  content root for /media/ (default <repo>/demo/media)
   --page DIR                   demo page directory for / (default <repo>/demo/page)
   --dist DIR                   player bundle for /dist/ (default <repo>/dist/player)
@@ -56,7 +95,8 @@ Options:
   --idle-timeout DURATION      close idle connections after this long, 0s = never (default 120s)
   --max-bulk-bytes BYTES       largest /bulk?bytes=N (default 100e9 bytes)
 
-Fault injection (all off by default):
+Fault injection (all off by default; with --h2 only --no-range, --no-cors,
+--delay and --rate-limit apply):
   --no-range                   ignore Range: always 200 with the whole body
   --no-cors                    send no CORS headers
   --max-requests-per-connection N
@@ -74,13 +114,20 @@ Fault injection (all off by default):
 `;
 
 /** Turns `sprint serve` arguments into origin options; throws UsageError/RangeError on bad input. */
-export function parseServeArgs(argv: readonly string[]): OriginOptions {
+export function parseServeArgs(argv: readonly string[]): ServeOptions {
   const args = parseArgs(argv, SPEC);
   const v = (name: string): string | undefined => args.values.get(name);
-  const opts: { -readonly [K in keyof OriginOptions]: OriginOptions[K] } = {};
+  const opts: { -readonly [K in keyof ServeOptions]: ServeOptions[K] } = {};
+  const h2 = args.flags.has('h2');
+  if (h2) {
+    const http1 = HTTP1_ONLY_FLAGS.filter((f) => args.flags.has(f) || args.values.has(f));
+    if (http1.length > 0) throw new UsageError(`${http1.map((f) => `--${f}`).join(', ')}: HTTP/1.1 connection options, not available with --h2`);
+  }
+  if ((v('cert') === undefined) !== (v('key') === undefined)) throw new UsageError('--cert and --key go together');
+  if (v('cert') !== undefined && !h2) throw new UsageError('--cert and --key need --h2');
   opts.host = v('host') ?? '127.0.0.1';
   const port = v('port');
-  opts.port = port === undefined ? 8080 : parseInteger(port, '--port', 0);
+  opts.port = port === undefined ? (h2 ? 8443 : 8080) : parseInteger(port, '--port', 0);
   if (opts.port > 65535) throw new UsageError(`--port: ${port} is not a port (0-65535)`);
   if (v('media') !== undefined) opts.mediaDir = v('media');
   if (v('page') !== undefined) opts.pageDir = v('page');
@@ -127,7 +174,25 @@ export function parseServeArgs(argv: readonly string[]): OriginOptions {
   set('misorderResponses', args.flags.has('misorder-responses') || undefined);
   const rate = v('rate-limit');
   if (rate !== undefined) opts.rateLimitBitsPerSec = parseBitsPerSecond(rate, { name: '--rate-limit' });
+  if (h2) opts.h2 = true;
+  if (v('cert') !== undefined) opts.certFile = v('cert');
+  if (v('key') !== undefined) opts.keyFile = v('key');
   return opts;
+}
+
+/** The certificate and key files of --cert/--key as an identity; clear errors for unreadable or non-PEM files. */
+function readIdentity(certFile: string, keyFile: string): TlsIdentity {
+  const read = (file: string, what: string): string => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new RangeError(`--${what} ${file}: ${(err as Error).message}`);
+    }
+  };
+  const cert = read(certFile, 'cert');
+  const key = read(keyFile, 'key');
+  if (!key.includes('PRIVATE KEY-----')) throw new RangeError(`--key ${keyFile}: not a PEM private key`);
+  return { cert, key, spkiHash: spkiHashOf(cert) };
 }
 
 /**
@@ -135,7 +200,7 @@ export function parseServeArgs(argv: readonly string[]): OriginOptions {
  * SIGINT/SIGTERM or by `stop` (for tests and embedding).
  */
 export async function main(argv: readonly string[], io: CliIo = processIo, stop?: AbortSignal): Promise<number> {
-  let opts: OriginOptions;
+  let opts: ServeOptions;
   try {
     if (parseArgs(argv, SPEC).flags.has('help')) {
       io.stdout.write(USAGE);
@@ -145,9 +210,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo, stop?
   } catch (err) {
     return reportError('serve', err, io);
   }
-  let origin;
+  let origin: Origin;
+  let spkiHash: string | null = null;
   try {
-    origin = await startOrigin(opts);
+    if (opts.h2) {
+      const { h2: _h2, certFile, keyFile, ...rest } = opts;
+      const identity = certFile !== undefined && keyFile !== undefined ? readIdentity(certFile, keyFile) : undefined;
+      const h2Origin = await startH2Origin(rest as H2OriginOptions, identity);
+      spkiHash = h2Origin.spkiHash;
+      origin = h2Origin;
+    } else {
+      origin = await startOrigin(opts);
+    }
   } catch (err) {
     if (err instanceof Error && !(err instanceof RangeError)) {
       io.stderr.write(`sprint serve: ${err.message}\n`);
@@ -157,6 +231,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo, stop?
   }
   const o = origin.options;
   io.stdout.write(`${origin.url}/\n`);
+  if (spkiHash !== null) {
+    io.stdout.write(`spki-sha256 ${spkiHash}\n`);
+    io.stdout.write(`chromium flag: ${spkiTrustFlags([spkiHash]).join(' ')}\n`);
+  }
   io.stderr.write(`sprint serve: page ${o.pageDir}, player ${o.distDir}, media ${o.mediaDir}, log ${o.logFile ?? '(memory only)'}\n`);
 
   await new Promise<void>((resolve) => {

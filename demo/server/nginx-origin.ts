@@ -13,6 +13,12 @@
 // bytes, range, end); no /bulk here: bulk flows use our origin.
 //
 //   node dist/demo/server/nginx-origin.js --host 10.201.1.2 --port 8001 [--log FILE] [--nginx PATH]
+//
+// With `--h2 --cert FILE --key FILE` nginx serves HTTPS with HTTP/2
+// (`listen ... ssl http2`, nginx-light has the module) and the URL printed is
+// https: the harness's `--origin nginx-h2`, where a page runs Sprint's trains
+// on fetch over one HTTP/2 connection. nginx still offers HTTP/1.1 in ALPN;
+// Chromium picks h2, and the access log's `version` ("HTTP/2.0") says which.
 
 import { spawn } from 'child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
@@ -41,6 +47,8 @@ export interface NginxConfigOptions {
    * harness. Omitted: nginx's default.
    */
   readonly workerUser?: string;
+  /** Serve HTTPS + HTTP/2 with this certificate and key (PEM files); absent: plain HTTP/1.1. */
+  readonly tls?: { readonly certFile: string; readonly keyFile: string };
 }
 
 /** Characters that would end a quoted nginx string or a directive. */
@@ -62,6 +70,8 @@ export function nginxConfig(o: NginxConfigOptions): string {
   const cors = [
     'add_header Access-Control-Allow-Origin "*" always;',
     'add_header Access-Control-Expose-Headers "Content-Range, Content-Length, Accept-Ranges" always;',
+    // Resource Timing details (nextHopProtocol, sizes) for a page on another origin.
+    'add_header Timing-Allow-Origin "*" always;',
   ];
   const logFormat =
     `'{"conn":$connection,"seq":$connection_requests,"remote":"$remote_addr:$remote_port","method":"$request_method",` +
@@ -91,7 +101,16 @@ export function nginxConfig(o: NginxConfigOptions): string {
     '  keepalive_time 24h;',
     '  server_tokens off;',
     '  server {',
-    `    listen ${o.host.includes(':') ? `[${o.host}]` : o.host}:${o.port};`,
+    `    listen ${o.host.includes(':') ? `[${o.host}]` : o.host}:${o.port}${o.tls ? ' ssl http2' : ''};`,
+    ...(o.tls
+      ? [
+          `    ssl_certificate ${quote(o.tls.certFile)};`,
+          `    ssl_certificate_key ${quote(o.tls.keyFile)};`,
+          '    ssl_protocols TLSv1.2 TLSv1.3;',
+          // A train keeps its outstanding window of streams open; the default 128 is plenty, say so.
+          '    http2_max_concurrent_streams 128;',
+        ]
+      : []),
     '    location = /probe {',
     '      add_header Cache-Control "no-store" always;',
     ...cors.map((l) => `      ${l}`),
@@ -133,6 +152,9 @@ const SPEC: OptionsSpec = {
   page: { kind: 'value' },
   dist: { kind: 'value' },
   nginx: { kind: 'value' },
+  h2: { kind: 'flag' },
+  cert: { kind: 'value' },
+  key: { kind: 'value' },
   help: { kind: 'flag', short: 'h' },
 };
 
@@ -150,6 +172,9 @@ Options:
   --page DIR      demo page directory (default <repo>/demo/page)
   --dist DIR      player bundle for /dist/ (default <repo>/dist/player)
   --nginx PATH    the nginx binary (default ${DEFAULT_NGINX})
+  --h2            HTTPS + HTTP/2 (needs --cert and --key, PEM files)
+  --cert FILE     certificate for --h2
+  --key FILE      private key for --h2
 `;
 
 /** Resolves once host:port accepts a TCP connection, or rejects after timeoutMs. */
@@ -178,6 +203,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   let logPath: string | null = null;
   let nginx = DEFAULT_NGINX;
   let dirs: { mediaDir: string; pageDir: string; distDir: string };
+  let tls: NginxConfigOptions['tls'];
   try {
     const args = parseArgs(argv, SPEC);
     if (args.flags.has('help')) {
@@ -189,6 +215,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
     logPath = args.values.has('log') ? path.resolve(args.values.get('log') as string) : null;
     nginx = args.values.get('nginx') ?? nginx;
+    const cert = args.values.get('cert');
+    const key = args.values.get('key');
+    if (args.flags.has('h2')) {
+      if (cert === undefined || key === undefined) throw new UsageError('--h2 needs --cert FILE and --key FILE');
+      for (const f of [cert, key]) if (!existsSync(f)) throw new UsageError(`${f} not found`);
+      tls = { certFile: path.resolve(cert), keyFile: path.resolve(key) };
+    } else if (cert !== undefined || key !== undefined) {
+      throw new UsageError('--cert and --key need --h2');
+    }
     const resolved = resolveOriginOptions({ mediaDir: args.values.get('media'), pageDir: args.values.get('page'), distDir: args.values.get('dist') });
     dirs = { mediaDir: resolved.mediaDir, pageDir: resolved.pageDir, distDir: resolved.distDir };
   } catch (err) {
@@ -206,7 +241,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     // As root (the A/B harness), the workers run as root too, so they can read the checkout wherever it is.
     const workerUser = process.getuid?.() === 0 ? userInfo().username : undefined;
-    writeFileSync(conf, nginxConfig({ host, port, prefix, logPath, workerUser, ...dirs }));
+    writeFileSync(conf, nginxConfig({ host, port, prefix, logPath, workerUser, ...(tls ? { tls } : {}), ...dirs }));
   } catch (err) {
     cleanup();
     process.stderr.write(`nginx-origin: ${(err as Error).message}\n`);
@@ -233,7 +268,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.on('SIGINT', stop);
   try {
     await waitForPort(host, port, 10_000, () => exited === null);
-    process.stdout.write(`http://${host.includes(':') ? `[${host}]` : host}:${port}/\n`);
+    process.stdout.write(`${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}/\n`);
   } catch (err) {
     stop();
     await exit;

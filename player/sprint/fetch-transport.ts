@@ -5,6 +5,15 @@
  * Used where the browser already multiplexes, and as the reference transport
  * in tests of the train scheduler. Wire timing is the time `fetch` handed
  * each piece of body to the page.
+ *
+ * Requests go with `credentials: 'same-origin'`, like dash.js's own requests
+ * (XHR without credentials): Chromium keeps separate connections for
+ * credentialed and uncredentialed requests, and with `omit` the trains rode
+ * an HTTP/2 connection of their own beside the one carrying dash.js's
+ * manifest, init segments and audio (measured with the HTTP/2 origin's log,
+ * test/e2e/h2-origin.test.ts). With the same mode the whole player shares one
+ * connection. Cookies behave as for dash.js's requests: sent to the page's
+ * own origin, never cross-origin.
  */
 import type { RequestTicket, ResponseSink, TrainRequest, TrainTransport } from './train-transport';
 
@@ -24,7 +33,7 @@ export class FetchTrainTransport implements TrainTransport {
     if (req.range) headers.Range = `bytes=${req.range.start}-${req.range.end}`;
     void (async () => {
       try {
-        const res = await fetch(req.url, { headers, cache: 'no-store', credentials: 'omit', signal: controller.signal });
+        const res = await fetch(req.url, { headers, cache: 'no-store', credentials: 'same-origin', signal: controller.signal });
         const h: Record<string, string> = {};
         res.headers.forEach((v, k) => (h[k] = v));
         if (cancelled) return;

@@ -45,7 +45,8 @@ const ENTRY_POLL_MS = 50;
  */
 export async function detectProtocol(url: string): Promise<ProtocolAnswer> {
   try {
-    const res = await fetch(url, { cache: 'no-store', credentials: 'omit' });
+    // Credentials as for dash.js's and the trains' requests: the connection asked about is the one they use.
+    const res = await fetch(url, { cache: 'no-store', credentials: 'same-origin' });
     await res.arrayBuffer();
   } catch (e) {
     return { protocol: null, problem: `fetching ${url} failed: ${(e as Error).message}` };

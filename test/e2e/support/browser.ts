@@ -10,7 +10,7 @@ import { homedir, tmpdir } from 'os';
 import { join } from 'path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
-import { CHROMIUM, CHROMIUM_FLAGS } from '../../../demo/chromium-flags';
+import { CHROMIUM, CHROMIUM_FLAGS, spkiTrustFlags } from '../../../demo/chromium-flags';
 
 export { CHROMIUM, CHROMIUM_FLAGS };
 
@@ -30,6 +30,8 @@ export interface LaunchBrowserOptions {
   env?: Record<string, string>;
   /** Called with the fresh profile directory before the browser starts. */
   prepareProfile?: (profileDir: string) => void;
+  /** SPKI hashes (base64 SHA-256) of certificates to trust, e.g. the HTTP/2 origin's `spkiHash`. */
+  spkiList?: string[];
 }
 
 /** Chromium writes crash reports here even with a custom profile. */
@@ -49,7 +51,7 @@ export async function launchBrowser(extraArgs: string[] = [], options: LaunchBro
       executablePath: CHROMIUM,
       headless: true,
       pipe: true,
-      args: [...CHROMIUM_FLAGS, `--user-data-dir=${profileDir}`, ...extraArgs],
+      args: [...CHROMIUM_FLAGS, `--user-data-dir=${profileDir}`, ...spkiTrustFlags(options.spkiList ?? []), ...extraArgs],
       enableExtensions: options.extensions ?? false,
       env: { ...process.env, ...(options.env ?? {}) } as Record<string, string>,
     });

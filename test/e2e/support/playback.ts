@@ -9,13 +9,14 @@ import { join } from 'path';
 import type { Page } from 'puppeteer-core';
 import { ensureContent } from '../../../demo/content/generate';
 import { startOrigin, type Origin, type OriginOptions, type AccessRecord } from '../../../demo/server/origin';
+import { startH2Origin, type H2Origin, type H2OriginOptions } from '../../../demo/server/h2-origin';
 import type { SprintStats } from '../../../player/stats/types';
 import { launchBrowser, type TestBrowser } from './browser';
 
 export const TEST_SET = 'test';
 
-export interface Stack {
-  origin: Origin;
+export interface Stack<O extends Origin = Origin> {
+  origin: O;
   browser: TestBrowser;
   page: Page;
   dir: string;
@@ -27,12 +28,34 @@ export async function ensureTestContent(): Promise<void> {
 }
 
 export async function startStack(originOptions: OriginOptions = {}): Promise<Stack> {
+  return startStackWith((logFile) => startOrigin({ logFile, ...originOptions }), () => launchBrowser());
+}
+
+/**
+ * The same stack on the HTTPS + HTTP/2 origin (demo/server/h2-origin.ts):
+ * a fresh self-signed certificate, and Chromium trusting exactly that one by
+ * its SPKI hash.
+ */
+export async function startH2Stack(originOptions: H2OriginOptions = {}): Promise<Stack<H2Origin>> {
+  return startStackWith(
+    (logFile) => startH2Origin({ logFile, ...originOptions }),
+    (origin) => launchBrowser([], { spkiList: [origin.spkiHash] }),
+  );
+}
+
+async function startStackWith<O extends Origin>(start: (logFile: string) => Promise<O>, launch: (origin: O) => Promise<TestBrowser>): Promise<Stack<O>> {
   await ensureTestContent();
   const dir = mkdtempSync(join(tmpdir(), 'sprint-e2e-'));
-  const origin = await startOrigin({ logFile: join(dir, 'access.jsonl'), ...originOptions });
+  let origin: O;
+  try {
+    origin = await start(join(dir, 'access.jsonl'));
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   let browser: TestBrowser | undefined;
   try {
-    browser = await launchBrowser();
+    browser = await launch(origin);
     const page = await browser.newPage();
     const b = browser;
     return {
@@ -91,8 +114,8 @@ export async function waitForPlayback(page: Page, seconds: number, timeoutMs: nu
 export type MediaRecord = AccessRecord & { url: string };
 
 /** Access-log records of media bytes (not manifests, probes or the page). */
-export function mediaRecords(origin: Origin): MediaRecord[] {
+export function mediaRecords<R extends AccessRecord>(origin: { records(): readonly R[] }): Array<R & { url: string }> {
   return origin
     .records()
-    .filter((r): r is MediaRecord => r.url !== null && r.url.startsWith('/media/') && !r.url.endsWith('.mpd') && r.method === 'GET');
+    .filter((r): r is R & { url: string } => r.url !== null && r.url.startsWith('/media/') && !r.url.endsWith('.mpd') && r.method === 'GET');
 }
