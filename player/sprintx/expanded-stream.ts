@@ -97,6 +97,8 @@ export class ExpandedStream {
       const res = await fetch(this.url, {
         headers: { Range: `bytes=${start}-${end}` },
         cache: 'no-store',
+        // The uncredentialed pool holds only expanded requests (the RTT probes
+        // use the other one), so the next request reuses this one's connection.
         credentials: 'omit',
         signal: this.controller.signal,
       });

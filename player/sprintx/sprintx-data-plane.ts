@@ -77,6 +77,10 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
   ) {
     this.prober = new RttProber({
       url: probeUrl,
+      // Expanded requests are uncredentialed (expanded-stream.ts): probes take
+      // the other pool, so the next expanded request reuses the previous one's
+      // connection instead of a probe's (rtt-prober.ts).
+      credentials: 'same-origin',
       onSample: () => this.publishEstimates(),
       onError: (m) => {
         this.ctx?.stats.count('sprintx.probeErrors');

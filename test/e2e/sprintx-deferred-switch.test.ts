@@ -7,6 +7,10 @@
  *     expanded request is cut before its chunk is on the wire (origin log);
  *     the new representation's transfer starts only once the old one had its
  *     chunk; playback advances.
+ *   - and the expanded requests that were not cut all ride one connection,
+ *     which no RTT probe uses: probes take the other connection pool
+ *     (player/estimates/rtt-prober.ts), so the next expanded request does
+ *     not land on a probe's fresh connection;
  *   - `immediate` (the paper's): the same climb cuts an expanded request
  *     short of its chunk (the origin log shows it), which is what the
  *     default avoids.
@@ -72,6 +76,20 @@ describe('sprint-x switch policy on a paced HTTP/1.1 origin', () => {
     for (const t of video.filter((x) => x.cancelled)) {
       expect(wireBytes(stack, t)).toBeGreaterThanOrEqual(Math.min(CHUNK, t.expectedBytes as number));
     }
+    // one connection for the expanded requests, none of it shared with the probes
+    const records = mediaRecords(stack.origin);
+    const connOf = (t: TransferRecord): number => {
+      const rec = records.find((r) => t.url.endsWith(r.url) && r.range === `bytes=${t.range}`);
+      if (!rec) throw new Error(`no origin record for transfer #${t.id}`);
+      return rec.conn;
+    };
+    const whole = video.filter((t) => !t.cancelled && t.endMs !== null);
+    expect(whole.length).toBeGreaterThan(2);
+    const expandedConns = new Set(whole.map(connOf));
+    expect([...expandedConns]).toHaveLength(1);
+    const probeConns = new Set(records.filter((r) => r.range === 'bytes=0-0').map((r) => r.conn));
+    expect(probeConns.size).toBeGreaterThan(0);
+    for (const c of expandedConns) expect(probeConns.has(c)).toBe(false);
   });
 
   it('immediate: the same climb cuts an expanded request short of its chunk', async () => {
