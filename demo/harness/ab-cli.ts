@@ -64,7 +64,8 @@ control per condition; the report gives median [min–max] over the repeats.
 Players and content:
   --players LIST         modes to compare, MODE or MODE/ABR, e.g. stock,sprint-x,sprint
                          or sprint-x/bw-80 (default stock,sprint-x); none: only the
-                         bulk-vs-bulk control
+                         bulk-vs-bulk control. A player may add its own page query after ?,
+                         e.g. sprint-x?sxswitch=immediate or sprint?transport=fetch
   --abr PRESET           ABR for every player: dash-default, buffer, bw-<percent>
                          (default dash-default)
   --layout L             unchunked (one file per representation) or chunked (default unchunked)

@@ -24,11 +24,12 @@ export interface SprintExtension {
   readonly extensionId: string;
 }
 
-/** True when some player of the plan may use the extension (mode sprint or auto) without a fetch transport. */
+/** True when some player of the plan may use the extension (mode sprint or auto) without a fetch transport (its own query first, then --page-query). */
 export function planNeedsExtension(plan: Plan, pageQuery: string): boolean {
-  const transport = new URLSearchParams(pageQuery).get('transport');
-  if (transport === 'fetch') return false;
-  return plan.variants.some((v) => v.players.some((p) => p.mode === 'sprint' || p.mode === 'auto'));
+  const global = new URLSearchParams(pageQuery).get('transport');
+  return plan.variants.some((v) =>
+    v.players.some((p) => (p.mode === 'sprint' || p.mode === 'auto') && (new URLSearchParams(p.query ?? '').get('transport') ?? global) !== 'fetch'),
+  );
 }
 
 /** The built extension and host, or the problems that prevent using them. */

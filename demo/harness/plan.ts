@@ -21,6 +21,8 @@ export interface PlayerSpec {
   readonly mode: string;
   /** ABR preset (the page's `abr`). */
   readonly abr: string;
+  /** This player's own page query (`MODE[/ABR]?k=v&…`), applied after --page-query; '' when none. */
+  readonly query?: string;
 }
 
 /** One point of the network grid. */
@@ -141,14 +143,20 @@ export function parsePlayers(text: string, defaultAbr: string): PlayerSpec[] {
   if (items.length === 0 || items.some((s) => s === '')) throw new UsageError(`--players: ${JSON.stringify(text)} has an empty entry`);
   const out: PlayerSpec[] = [];
   for (const item of items) {
-    const [mode, abr, extra] = item.split('/');
-    if (extra !== undefined) throw new UsageError(`--players: ${JSON.stringify(item)} should be MODE or MODE/ABR`);
+    const q = item.indexOf('?');
+    const base = q < 0 ? item : item.slice(0, q);
+    const query = q < 0 ? '' : item.slice(q + 1);
+    if (q >= 0 && (query === '' || /[#\s]/.test(query) || [...new URLSearchParams(query).keys()].some((k) => k === '' || ['mode', 'abr', 'set', 'layout'].includes(k)))) {
+      throw new UsageError(`--players: ${JSON.stringify(item)}: the part after ? must be a page query such as sxswitch=immediate (not mode, abr, set or layout)`);
+    }
+    const [mode, abr, extra] = base.split('/');
+    if (extra !== undefined) throw new UsageError(`--players: ${JSON.stringify(item)} should be MODE, MODE/ABR or either with ?QUERY`);
     if (!MODES.includes(mode as string)) throw new UsageError(`--players: unknown mode ${JSON.stringify(mode)} in ${JSON.stringify(item)}; modes are ${MODES.join(', ')}`);
     const chosenAbr = abr ?? defaultAbr;
     if (!ABR.test(chosenAbr)) throw new UsageError(`--players: unknown ABR preset ${JSON.stringify(chosenAbr)} in ${JSON.stringify(item)}; presets are dash-default, buffer, bw-<percent>`);
-    const label = abr === undefined ? (mode as string) : `${mode}/${abr}`;
+    const label = (abr === undefined ? (mode as string) : `${mode}/${abr}`) + (query ? `?${query}` : '');
     if (out.some((p) => p.label === label)) throw new UsageError(`--players: ${JSON.stringify(label)} is listed twice`);
-    out.push({ label, mode: mode as string, abr: chosenAbr });
+    out.push(query ? { label, mode: mode as string, abr: chosenAbr, query } : { label, mode: mode as string, abr: chosenAbr });
   }
   return out;
 }

@@ -131,9 +131,10 @@ function sleepUntil(epochMs: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** The player page URL for one flow. */
-export function playerUrl(serverAddr: string, port: number, settings: CommonSettings, mode: string, abr: string, pageQuery = ''): string {
+export function playerUrl(serverAddr: string, port: number, settings: CommonSettings, mode: string, abr: string, pageQuery = '', playerQuery = ''): string {
   const q = new URLSearchParams({ set: settings.contentSet, layout: settings.layout, mode, abr });
   for (const [k, v] of new URLSearchParams(pageQuery)) q.set(k, v);
+  for (const [k, v] of new URLSearchParams(playerQuery)) q.set(k, v);
   return `${originIsH2(settings.origin) ? 'https' : 'http'}://${serverAddr}:${port}/?${q.toString()}`;
 }
 
@@ -267,7 +268,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
         if (f.role === 'control') startBulk(f, videoSpanS);
         else if (f.player && browser && tb) {
           sessions.push(await PlayerSession.open(browser, {
-            url: playerUrl(tb.serverAddr, f.port, settings, f.player.mode, f.player.abr, options.pageQuery),
+            url: playerUrl(tb.serverAddr, f.port, settings, f.player.mode, f.player.abr, options.pageQuery, f.player.query),
             out: file(`player-${f.port}.jsonl`), label: f.label, port: f.port, mode: f.player.mode, abr: f.player.abr,
           }));
         }

@@ -6,6 +6,8 @@ import { UsageError } from '../../../src/cli/args';
 import { crossConditions, joinGridWords, parseGrid, parseQueues, parseRates } from '../../../demo/harness/grid';
 import { parseAbArgs } from '../../../demo/harness/ab-cli';
 import { buildPlan, flowsOf, formatBytesShort, formatRateShort, parsePlayers } from '../../../demo/harness/plan';
+import { playerUrl } from '../../../demo/harness/run';
+import { planNeedsExtension } from '../../../demo/harness/extension';
 import { formatSchedule, parseSchedule, resolveSchedule } from '../../../demo/harness/schedule';
 import { SETTINGS } from './fixtures';
 
@@ -81,6 +83,28 @@ describe('players', () => {
     expect(parsePlayers('none', 'buffer')).toEqual([]);
     expect(parseAbArgs(['--players', 'none', '--repeat', '2']).plan.runs.map((r) => r.dir)).toEqual(['runs/3mbit-256kb/control/r1', 'runs/3mbit-256kb/control/r2']);
     expect(() => parseAbArgs(['--players', 'none', '--no-control'])).toThrow(/nothing to run/);
+  });
+
+  it('gives a player its own page query after ?, in its label, its URL and the extension check', () => {
+    const players = parsePlayers('sprint-x,sprint-x?sxswitch=immediate,sprint/bw-80?transport=fetch', 'buffer');
+    expect(players).toEqual([
+      { label: 'sprint-x', mode: 'sprint-x', abr: 'buffer' },
+      { label: 'sprint-x?sxswitch=immediate', mode: 'sprint-x', abr: 'buffer', query: 'sxswitch=immediate' },
+      { label: 'sprint/bw-80?transport=fetch', mode: 'sprint', abr: 'bw-80', query: 'transport=fetch' },
+    ]);
+    const settings = parseAbArgs(['--players', 'stock']).plan.settings;
+    // the player's query wins over --page-query
+    const url = new URL(playerUrl('10.201.1.2', 8001, settings, 'sprint-x', 'buffer', 'sxswitch=after-chunk&chunk=9', 'sxswitch=immediate'));
+    expect(url.searchParams.get('sxswitch')).toBe('immediate');
+    expect(url.searchParams.get('chunk')).toBe('9');
+    // sprint on fetch needs no extension; sprint on the default transport does
+    expect(planNeedsExtension(parseAbArgs(['--players', 'stock,sprint?transport=fetch']).plan, '')).toBe(false);
+    expect(planNeedsExtension(parseAbArgs(['--players', 'stock,sprint?transport=fetch,sprint']).plan, '')).toBe(true);
+    expect(planNeedsExtension(parseAbArgs(['--players', 'sprint']).plan, 'transport=fetch')).toBe(false);
+    // the query may not redefine what the harness sets, nor be empty
+    expect(() => parsePlayers('stock?mode=sprint', 'buffer')).toThrow(/not mode, abr, set or layout/);
+    expect(() => parsePlayers('stock?', 'buffer')).toThrow(/page query/);
+    expect(() => parsePlayers('sprint-x?sxswitch=immediate,sprint-x?sxswitch=immediate', 'buffer')).toThrow(/twice/);
   });
 });
 
