@@ -41,10 +41,16 @@ export interface RequestTarget {
 
 export type TargetCheck = { ok: true; target: RequestTarget } | { ok: false; code: RequestErrorCode; reason: string };
 
-/** Parses a page origin as given by the browser ("scheme://host[:port]"); null if opaque or not http(s). */
+/**
+ * Parses a page origin as given by the browser ("scheme://host[:port]"); null
+ * if opaque or not http(s). An opaque origin ("null": a sandboxed frame, a
+ * page served with CSP `sandbox`) is refused: its URL's origin is not its
+ * origin, and using it would let a sandboxed upload read its host's resources.
+ * The URL is used only when the browser gave no origin at all.
+ */
 export function parsePageOrigin(origin: string | undefined, url: string | undefined): { origin: string; hostname: string } | null {
   let candidate = origin;
-  if ((candidate === undefined || candidate === 'null') && url !== undefined) {
+  if (candidate === undefined && url !== undefined) {
     try {
       candidate = new URL(url).origin;
     } catch {

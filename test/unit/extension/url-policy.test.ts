@@ -138,4 +138,10 @@ describe('parsePageOrigin', () => {
     expect(parsePageOrigin('https://player.example/path', undefined)).toBeNull();
     expect(parsePageOrigin(undefined, undefined)).toBeNull();
   });
+  test('an opaque origin ("null": sandboxed frame, CSP sandbox) is refused even when the URL has a real origin', () => {
+    expect(parsePageOrigin('null', 'https://victim.example/uploads/x.html')).toBeNull();
+    expect(parsePageOrigin('null', 'http://192.168.1.10/x.html')).toBeNull();
+    // Only a sender without any origin falls back to its URL.
+    expect(parsePageOrigin(undefined, 'https://victim.example/uploads/x.html')).toEqual({ origin: 'https://victim.example', hostname: 'victim.example' });
+  });
 });
