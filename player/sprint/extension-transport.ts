@@ -14,6 +14,12 @@
  * the extension's service worker) went away before the response was complete;
  * body bytes already passed to `onData` for that request must be discarded.
  * The worker re-issues on its own the requests that had delivered nothing yet.
+ * The reason is "code: text" (describeRequestError in extension/protocol.ts):
+ * for a response the page may not read and for every network failure
+ * (`unreachable`) the extension sends only the code's fixed text and keeps the
+ * detail in its service worker's log; these fail non-retryable, and the data
+ * plane falls back to stock loading after consecutive failures
+ * (sprint-data-plane.ts), as for any failed request.
  *
  * Service worker restarts: when the session's port closes (the browser stopped
  * the worker, or the extension was reloaded), every pending request fails
@@ -27,6 +33,7 @@
 import { openSession, type SessionOpen } from './extension/handshake';
 import {
   checkExtensionMessage,
+  describeRequestError,
   LIMITS,
   type ExtensionMessage,
   type PageMessage,
@@ -261,7 +268,7 @@ export class ExtensionTransport implements TrainTransport {
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);
-        this.safe(() => p.sink.onError(`${m.code}: ${m.reason}`, m.retryable));
+        this.safe(() => p.sink.onError(describeRequestError(m.code, m.reason), m.retryable));
         return;
       }
       case 'rejected': {

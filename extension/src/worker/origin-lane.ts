@@ -20,11 +20,16 @@
  * - Responses pass the CORS check (cors.ts) before any byte reaches the page;
  *   a refused response is read off the wire and dropped (`cors` error).
  * - Each response is bounded by LIMITS.maxResponseBytes (`too-large`).
+ * - What the page learns of a failure (player/sprint/extension/protocol.ts,
+ *   RequestErrorCode): the detail of every failure goes to the worker's log;
+ *   the page gets it only when it may read the response (same origin, or a
+ *   head that passed CORS). Otherwise, and for every network failure
+ *   (`unreachable`), it gets the code's fixed text.
  */
 import { PipelinedClient, type ConnectionClosed, type RequestFailure, type RequestFailureCode } from '../../../src/http/pipeline';
 import type { PipelineUnsafeReason } from '../../../src/http/connection-state';
 import type { ResponseHead } from '../../../src/http/response-parser';
-import { LIMITS, type ByteRangeMsg, type PathInfoValue, type RequestErrorCode } from '../../../player/sprint/extension/protocol';
+import { LIMITS, REQUEST_ERROR_TEXT, type ByteRangeMsg, type PathInfoValue, type RequestErrorCode } from '../../../player/sprint/extension/protocol';
 import { corsCheck, exposedHeaders } from './cors';
 import { HostConnection } from './host-connection';
 import { HostCommandError, HostUnavailableError, type NativeHost } from './native-host';
@@ -44,6 +49,8 @@ export class LaneRequest {
   /** The page was told the outcome (end/error) or cancelled the request. */
   settled = false;
   cancelled = false;
+  /** The response's head passed the CORS check (or is same-origin): the page may read what the response says. */
+  readable = false;
   /** A head (and maybe body bytes) reached the page: a failure can no longer be retried transparently. */
   delivered = false;
   bodyBytes = 0;
@@ -81,8 +88,6 @@ export interface LaneStats {
   withheld: number;
   /** Body bytes passed to the page. */
   bodyBytesDelivered: number;
-  /** localAddr of the current/last connection ("ip:port"): matches the origin's access log `remote`. */
-  localAddr: string | null;
   waiting: number;
   inFlight: number;
 }
@@ -104,7 +109,6 @@ export class OriginLane {
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private lastPath: PathInfoValue | null = null;
   private readonly counters = { connectionsOpened: 0, requestsWritten: 0, responsesCompleted: 0, reissued: 0, withheld: 0, bodyBytesDelivered: 0 };
-  private localAddr: string | null = null;
 
   constructor(
     readonly origin: string,
@@ -151,9 +155,9 @@ export class OriginLane {
     return {
       origin: this.origin,
       mode: this.mode,
-      unsafeReason: this.unsafe ? `${this.unsafe.code}: ${this.unsafe.message}` : null,
+      // The message quotes the response (e.g. a Content-Range): only a same-origin page may see it.
+      unsafeReason: this.unsafe ? (this.template.sameOrigin ? `${this.unsafe.code}: ${this.unsafe.message}` : this.unsafe.code) : null,
       ...this.counters,
-      localAddr: this.localAddr,
       waiting: this.waiting.length,
       inFlight: this.client?.inFlight ?? 0,
     };
@@ -228,7 +232,8 @@ export class OriginLane {
         return;
       }
       this.counters.connectionsOpened += 1;
-      this.localAddr = conn.opened.localAddr;
+      // The local address stays in the worker's log (it matches the origin's access log); the page never sees it.
+      this.env.log(`${this.origin}: connection ${conn.opened.conn} open from ${conn.opened.localAddr} to ${conn.opened.remoteAddr} in ${conn.opened.connectMs.toFixed(1)} ms`);
       this.lastPath = { rttUs: Math.round(conn.opened.connectMs * 1000), minRttUs: Math.round(conn.opened.connectMs * 1000), bytesReceived: 0, t: conn.opened.t };
       const client = new PipelinedClient(conn, {
         onPipelineUnsafe: (reason) => this.markUnsafe(reason),
@@ -286,6 +291,7 @@ export class OriginLane {
   private write(client: PipelinedClient, r: LaneRequest): void {
     r.attempts += 1;
     r.token += 1;
+    r.readable = false;
     const token = r.token;
     const live = (): boolean => r.token === token && !this.closed;
     const t = r.target;
@@ -331,6 +337,7 @@ export class OriginLane {
       this.settleError(r, 'cors', `response withheld: ${cors.reason}`, false);
       return;
     }
+    r.readable = true;
     const headers = exposedHeaders(head.headers, r.target.sameOrigin);
     const names = Object.keys(headers);
     const chars = names.reduce((n, k) => n + k.length + (headers[k] as string).length, 0);
@@ -380,7 +387,9 @@ export class OriginLane {
   private settleError(r: LaneRequest, code: RequestErrorCode, reason: string, retryable: boolean): void {
     if (r.settled) return;
     r.settled = true;
-    r.sink.error(code, reason, retryable);
+    this.env.log(`${this.origin}: request ${r.id} failed: ${code}: ${reason}`);
+    const readable = (r.target.sameOrigin || r.readable) && code !== 'unreachable';
+    r.sink.error(code, readable ? reason : REQUEST_ERROR_TEXT[code], retryable);
   }
 
   private finish(r: LaneRequest): void {
@@ -405,15 +414,16 @@ function failureCode(code: RequestFailureCode): RequestErrorCode {
 function openErrorOutcome(err: unknown): { code: RequestErrorCode; retryable: boolean; reason: string } {
   if (err instanceof HostCommandError) {
     const map: Record<string, RequestErrorCode> = {
-      forbidden_address: 'forbidden-address',
+      forbidden_address: 'unreachable',
       forbidden_port: 'forbidden-port',
-      dns_failed: 'dns-failed',
-      connect_failed: 'connect-failed',
-      tls_failed: 'tls-failed',
+      dns_failed: 'unreachable',
+      connect_failed: 'unreachable',
+      tls_failed: 'unreachable',
       too_many_connections: 'too-many-connections',
     };
     const code = map[err.code] ?? 'host-error';
-    return { code, retryable: code === 'too-many-connections' || code === 'connect-failed', reason: err.message };
+    // `unreachable` is never retryable: a retryable connect failure would tell a closed port from a dead name.
+    return { code, retryable: code === 'too-many-connections', reason: err.message };
   }
   if (err instanceof HostUnavailableError) return { code: 'host-error', retryable: false, reason: err.message };
   return { code: 'host-error', retryable: false, reason: (err as Error).message ?? String(err) };

@@ -64,25 +64,41 @@ export const LIMITS = {
   maxNonceChars: 64,
 } as const;
 
+/**
+ * Why a request failed: the one set of codes the extension reports to the
+ * page (`error {id, code, reason, retryable}`), with REQUEST_ERROR_TEXT below
+ * the fixed text of each. What a code may reveal (extension/README.md,
+ * "Error codes"):
+ *   - network failures (DNS, a refused address, connect, TLS) are all
+ *     `unreachable`, with the same text and `retryable: false`, so a page
+ *     cannot map the user's network;
+ *   - for a response the page may not read (cross-origin, before or without
+ *     passing the CORS check) `reason` is REQUEST_ERROR_TEXT[code] exactly:
+ *     no byte of the response (status line, header names or values) reaches
+ *     the page; the detail goes to the service worker's log only;
+ *   - for a same-origin response, or one whose head passed CORS, and for
+ *     refusals of the page's own request (URL, bounds), `reason` may carry detail.
+ */
 export type RequestErrorCode =
   /** Not readable by the page: cross-origin and not allowed by the response's CORS headers. Body withheld. */
   | 'cors'
-  /** A loopback/private/reserved address that the page is not served from. Refused before connecting. */
+  /** A loopback/private/reserved IP literal (or localhost) that the page is not served from. Refused before connecting. */
   | 'forbidden-address'
   /** A port browsers refuse (Fetch "bad port"). */
   | 'forbidden-port'
   /** Not an http(s) URL we may request (scheme, credentials, length, characters). */
   | 'forbidden-url'
+  /** An http: URL requested by an https: page (the browser's mixed-content rule). */
+  | 'mixed-content'
   | 'too-many-requests'
   | 'too-many-origins'
   | 'too-many-connections'
   | 'too-large'
-  | 'dns-failed'
-  | 'connect-failed'
-  | 'tls-failed'
+  /** The origin could not be reached: DNS failure, an address the host refuses, connect or TLS failure. */
+  | 'unreachable'
   /** The connection went away before the response was complete. Retryable. */
   | 'connection-lost'
-  /** Several connections in a row closed without answering anything. */
+  /** Several connections in a row closed (or stalled) without answering anything. */
   | 'origin-unreachable'
   | 'malformed-response'
   | 'unusable-response'
@@ -92,6 +108,39 @@ export type RequestErrorCode =
   | 'extension-disconnected'
   /** The extension cannot be used any more (page-side only). */
   | 'unavailable';
+
+/** The fixed text of each request error code: what the page reads when it may not have the detail. */
+export const REQUEST_ERROR_TEXT: Readonly<Record<RequestErrorCode, string>> = {
+  cors: 'the response is not readable by this page (CORS)',
+  'forbidden-address': 'the URL names a loopback, private or reserved address the page is not served from',
+  'forbidden-port': 'the URL names a port browsers do not connect to',
+  'forbidden-url': 'the URL cannot be requested through the extension',
+  'mixed-content': 'an https: page may not request http: URLs',
+  'too-many-requests': `at most ${LIMITS.maxOutstanding} requests may be outstanding per session`,
+  'too-many-origins': `a session may use at most ${LIMITS.maxOriginsPerSession} media origins`,
+  'too-many-connections': 'too many connections are open; try again later',
+  'too-large': `the response exceeds ${LIMITS.maxResponseBytes} bytes`,
+  unreachable: 'the origin could not be reached',
+  'connection-lost': 'the connection closed before the response was complete',
+  'origin-unreachable': 'the origin did not answer',
+  'malformed-response': 'the response is not valid HTTP/1.1',
+  'unusable-response': 'the response cannot be used',
+  'bad-message': 'the extension rejected the message',
+  'host-error': 'the socket host failed',
+  'extension-disconnected': 'the extension session went away',
+  unavailable: 'the Sprint extension is unavailable',
+};
+
+/** Codes whose detail may come from the network: when the page got only the fixed text, the detail is in the worker's log. */
+const NETWORK_DETAIL_CODES: ReadonlySet<RequestErrorCode> = new Set<RequestErrorCode>([
+  'cors', 'unreachable', 'connection-lost', 'origin-unreachable', 'malformed-response', 'unusable-response', 'too-large', 'host-error',
+]);
+
+/** The page's message for a request error: "code: reason", saying where the detail went when it was withheld. */
+export function describeRequestError(code: RequestErrorCode, reason: string): string {
+  const withheld = reason === REQUEST_ERROR_TEXT[code] && NETWORK_DETAIL_CODES.has(code);
+  return `${code}: ${reason}${withheld ? " (details in the Sprint extension's service worker log)" : ''}`;
+}
 
 export type UnavailableCode =
   | 'no-extension'
@@ -297,12 +346,7 @@ export function checkSessionMessage(x: unknown): Checked<SessionMessage> {
 // ---------------------------------------------------------------------------
 // Extension → page (minimal checks: the page trusts the extension, not the channel)
 
-const REQUEST_ERROR_CODES: readonly RequestErrorCode[] = [
-  'cors', 'forbidden-address', 'forbidden-port', 'forbidden-url', 'too-many-requests', 'too-many-origins',
-  'too-many-connections', 'too-large', 'dns-failed', 'connect-failed', 'tls-failed', 'connection-lost',
-  'origin-unreachable', 'malformed-response', 'unusable-response', 'bad-message', 'host-error',
-  'extension-disconnected', 'unavailable',
-];
+const REQUEST_ERROR_CODES = Object.keys(REQUEST_ERROR_TEXT) as readonly RequestErrorCode[];
 const UNAVAILABLE_CODES: readonly UnavailableCode[] = [
   'no-extension', 'host-missing', 'host-forbidden', 'host-failed', 'unsupported-protocol', 'too-many-sessions',
   'forbidden-page', 'worker-timeout', 'handshake-timeout', 'worker-disconnected',

@@ -203,3 +203,40 @@ test('session closed and the host is gone: unavailable, held requests fail non-r
   await later.rec.done;
   expect(later.rec.events).toEqual([expect.stringMatching(/^error false the Sprint extension is unavailable/)]);
 });
+
+test('the codes that hide detail (unreachable, mixed-content, a withheld response) reach the sink with their fixed text and a pointer to the worker log; an unknown code is refused', async () => {
+  const { win, ports } = fakeWindow([welcomes]);
+  const found = await detectExtension(1000, { win, reconnectDelaysMs: [10] });
+  if (!found.ok) throw new Error(found.reason);
+  const t = found.transport;
+  cleanup.push(() => t.close());
+  const port = ports[0] as MessagePort;
+  const outcomes: string[] = [];
+  for (const [code, reason] of [
+    ['unreachable', 'the origin could not be reached'],
+    ['mixed-content', 'an https: page may not request http: URLs'],
+    ['malformed-response', 'the response is not valid HTTP/1.1'],
+  ] as const) {
+    const s = recordingSink();
+    const sent = nextMessage(port);
+    t.request({ url: 'https://cdn.example/a.m4s' }, s.sink);
+    const msg = await sent;
+    port.postMessage({ type: 'error', id: msg.id, code, reason, retryable: false });
+    await s.rec.done;
+    outcomes.push(...s.rec.events);
+  }
+  expect(outcomes).toEqual([
+    "error false unreachable: the origin could not be reached (details in the Sprint extension's service worker log)",
+    "error false mixed-content: an https: page may not request http: URLs",
+    "error false malformed-response: the response is not valid HTTP/1.1 (details in the Sprint extension's service worker log)",
+  ]);
+  // The retired codes are no longer part of the protocol: the page refuses such a message.
+  const s = recordingSink();
+  const sent = nextMessage(port);
+  t.request({ url: 'https://cdn.example/b.m4s' }, s.sink);
+  const msg = await sent;
+  port.postMessage({ type: 'error', id: msg.id, code: 'dns-failed', reason: 'x', retryable: false });
+  port.postMessage({ type: 'error', id: msg.id, code: 'unreachable', reason: 'the origin could not be reached', retryable: false });
+  await s.rec.done;
+  expect(s.rec.events).toEqual([expect.stringMatching(/^error false unreachable: /)]);
+});
