@@ -2,6 +2,8 @@
  * Which URLs a page may have the Sprint extension request, and where the
  * socket host may connect for them (issue 4, item 8). Runs in the service
  * worker on every request, before anything reaches the host:
+ *   - no http: URL for an https: page (`mixed-content`, as the browser's
+ *     mixed-content blocking would refuse it; extension/README.md, Security);
  *   - only http: and https: URLs, no user:password@, at most LIMITS.maxUrlLength
  *     characters, no spaces or control characters, a target the HTTP layer can
  *     send byte for byte (src/http/request.ts checkTarget);
@@ -106,6 +108,8 @@ export function checkRequestUrl(raw: string, page: { origin: string; hostname: s
       `${hostname} is a loopback, private or reserved address and the page (${page.origin}) is not served from it`,
     );
   }
+  // The browser blocks an https: page's requests for http: URLs (mixed content); the host would not, so we do.
+  if (u.protocol === 'http:' && page.origin.startsWith('https:')) return refuse('mixed-content', `an https: page (${page.origin}) may not request an http: URL`);
   u.hash = '';
   return {
     ok: true,
