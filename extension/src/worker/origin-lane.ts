@@ -17,6 +17,12 @@
  *   sequential mode for the rest of the session: one request at a time.
  * - Three connections in a row that close without answering anything fail
  *   the waiting requests (`origin-unreachable`) instead of looping.
+ * - Stall timeout: a connection that owes a response and receives no byte for
+ *   max(stall floor, STALL_RTTS × the connection's RTT) is closed; what it had
+ *   not delivered is re-issued on a new connection (a cancelled request on it
+ *   is dropped, so a silent server never wedges the lane). Two stalled
+ *   connections in a row fail the waiting requests (`origin-unreachable`), and
+ *   the player falls back as for any failed request.
  * - Responses pass the CORS check (cors.ts) before any byte reaches the page;
  *   a refused response is read off the wire and dropped (`cors` error).
  * - Each response is bounded by LIMITS.maxResponseBytes (`too-large`).
@@ -73,6 +79,8 @@ export interface LaneEnv {
   pageOrigin: string;
   userAgent: string;
   log(line: string): void;
+  /** Lower bound of the stall timeout, ms (default STALL_FLOOR_MS; tests lower it). */
+  stallFloorMs?: number;
 }
 
 export interface LaneStats {
@@ -94,6 +102,12 @@ export interface LaneStats {
 
 const MAX_FRUITLESS_CONNECTIONS = 3;
 const IDLE_CLOSE_MS = 60_000;
+/** A connection owing a response that receives nothing for this long (at least) is stalled. */
+const STALL_FLOOR_MS = 8_000;
+/** ... or for this many round trips of the connection, if longer. */
+const STALL_RTTS = 50;
+/** Stalled connections in a row (nothing answered in between) before the waiting requests fail. */
+const MAX_STALLS = 2;
 
 export class OriginLane {
   mode: 'pipelined' | 'sequential' = 'pipelined';
@@ -107,6 +121,11 @@ export class OriginLane {
   private closed = false;
   private pumpScheduled = false;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  private stallTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Bytes the current connection had read when they last changed, and when (Date.now()). */
+  private progress = { bytes: 0, at: 0 };
+  /** Connections closed as stalled since a response last completed. */
+  private stalls = 0;
   private lastPath: PathInfoValue | null = null;
   private readonly counters = { connectionsOpened: 0, requestsWritten: 0, responsesCompleted: 0, reissued: 0, withheld: 0, bodyBytesDelivered: 0 };
 
@@ -168,6 +187,7 @@ export class OriginLane {
     if (this.closed) return;
     this.closed = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (this.stallTimer) clearTimeout(this.stallTimer);
     const queued = [...this.waiting.splice(0), ...this.retries.splice(0)];
     for (const r of queued) {
       r.settled = true;
@@ -206,9 +226,11 @@ export class OriginLane {
       if (!client.canEnqueue) return; // draining: the next connection opens when this one has closed
       if (this.mode === 'sequential') {
         if (client.inFlight === 0) this.write(client, this.waiting.shift() as LaneRequest);
+        this.armStallCheck();
         return;
       }
       while (this.waiting.length > 0 && client.canEnqueue && this.mode === 'pipelined') this.write(client, this.waiting.shift() as LaneRequest);
+      this.armStallCheck();
       return;
     }
     if (!this.opening) void this.openConnection();
@@ -220,6 +242,36 @@ export class OriginLane {
       this.idleTimer = null;
       if (this.client && this.client.inFlight === 0 && this.waiting.length === 0) this.client.drain();
     }, IDLE_CLOSE_MS);
+  }
+
+  /** The stall timeout of the current connection: a floor, or STALL_RTTS round trips if longer. */
+  private stallMs(): number {
+    const rttMs = this.lastPath ? this.lastPath.rttUs / 1000 : 0;
+    return Math.max(this.env.stallFloorMs ?? STALL_FLOOR_MS, STALL_RTTS * rttMs);
+  }
+
+  /** Watches the current connection while it owes responses; closes it when no byte came for stallMs(). */
+  private armStallCheck(): void {
+    const client = this.client;
+    const conn = this.conn;
+    if (this.stallTimer || this.closed || !client || !conn || client.isClosed || client.inFlight === 0) return;
+    const limit = this.stallMs();
+    const every = Math.max(50, Math.floor(limit / 4));
+    const tick = (): void => {
+      this.stallTimer = null;
+      if (this.closed || this.client !== client || client.isClosed || client.inFlight === 0) return;
+      const now = Date.now();
+      if (conn.bytesRead !== this.progress.bytes) {
+        this.progress = { bytes: conn.bytesRead, at: now };
+      } else if (now - this.progress.at >= limit) {
+        this.stalls += 1;
+        this.env.log(`${this.origin}: connection ${conn.conn} stalled: no byte for ${now - this.progress.at} ms with ${client.inFlight} responses owed; closing it (stall ${this.stalls} in a row)`);
+        client.close(); // in-flight requests fail retryable: undelivered ones are re-issued (onClientClosed)
+        return;
+      }
+      this.stallTimer = setTimeout(tick, every);
+    };
+    this.stallTimer = setTimeout(tick, every);
   }
 
   private async openConnection(): Promise<void> {
@@ -273,10 +325,23 @@ export class OriginLane {
       if (r.cancelled) this.finish(r);
       return !r.cancelled;
     });
+    if (this.stallTimer) {
+      clearTimeout(this.stallTimer);
+      this.stallTimer = null;
+    }
     if (closed.answered > 0) this.fruitless = 0;
     else if (closed.retry.length > 0) this.fruitless += 1;
     this.counters.reissued += retries.length;
     this.waiting = [...retries, ...this.waiting];
+    if (this.stalls >= MAX_STALLS && this.waiting.length > 0) {
+      const why = `${this.stalls} connections in a row to ${this.origin} stalled (no byte for ${this.stallMs()} ms while a response was owed)`;
+      this.stalls = 0;
+      this.fruitless = 0;
+      for (const r of this.waiting.splice(0)) {
+        this.settleError(r, 'origin-unreachable', why, false);
+        this.finish(r);
+      }
+    }
     if (this.fruitless >= MAX_FRUITLESS_CONNECTIONS && this.waiting.length > 0) {
       const why = `${this.fruitless} connections in a row to ${this.origin} closed without answering (${closed.kind}: ${closed.message})`;
       this.fruitless = 0;
@@ -296,6 +361,8 @@ export class OriginLane {
     const live = (): boolean => r.token === token && !this.closed;
     const t = r.target;
     this.counters.requestsWritten += 1;
+    // A connection that owed nothing starts its stall clock with this request.
+    if (client.inFlight === 0) this.progress = { bytes: this.conn?.bytesRead ?? 0, at: Date.now() };
     try {
       client.enqueue(
         {
@@ -312,6 +379,7 @@ export class OriginLane {
             if (!live()) return;
             this.counters.responsesCompleted += 1;
             this.fruitless = 0;
+            this.stalls = 0;
             if (!r.settled) {
               r.settled = true;
               r.sink.end(result.endAtMs, r.bodyBytes);

@@ -171,7 +171,13 @@ export class Session {
         fail('too-many-origins', `a session may use at most ${LIMITS.maxOriginsPerSession} media origins`);
         return;
       }
-      lane = new OriginLane(target.origin, target, { host: this.env.host, userAgent: this.env.userAgent, log: this.env.log, pageOrigin: this.page.origin });
+      lane = new OriginLane(target.origin, target, {
+        host: this.env.host,
+        userAgent: this.env.userAgent,
+        log: this.env.log,
+        pageOrigin: this.page.origin,
+        ...(this.env.stallFloorMs !== undefined ? { stallFloorMs: this.env.stallFloorMs } : {}),
+      });
       this.lanes.set(target.origin, lane);
     }
     const r = new LaneRequest(id, target, range, {

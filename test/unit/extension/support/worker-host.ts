@@ -75,7 +75,7 @@ export class PageSession {
   private nextId = 1;
   private readonly waiters: Array<() => void> = [];
 
-  constructor(host: NativeHost, pageOrigin: string) {
+  constructor(host: NativeHost, pageOrigin: string, options: { stallFloorMs?: number } = {}) {
     const page = parsePageOrigin(pageOrigin, undefined);
     if (!page) throw new Error(`bad page origin ${pageOrigin}`);
     this.session = new Session(
@@ -88,8 +88,19 @@ export class PageSession {
         disconnect: () => undefined,
       },
       page,
-      { host: () => Promise.resolve(host), userAgent: 'Sprint-test', log: (l) => this.log.push(l), workerStartedAt: Date.now() },
+      { host: () => Promise.resolve(host), userAgent: 'Sprint-test', log: (l) => this.log.push(l), workerStartedAt: Date.now(), ...options },
     );
+  }
+
+  /** Every message the page got for request `id` so far. */
+  of(id: number): WorkerMessage[] {
+    return this.pageMessages.filter((m) => 'id' in m && m.id === id);
+  }
+
+  /** Resolves with the messages of request `id` once it ended (end or error). */
+  async settled(id: number, timeoutMs = 15_000): Promise<WorkerMessage[]> {
+    await this.until(() => this.of(id).some((m) => m.type === 'end' || m.type === 'error'), timeoutMs);
+    return this.of(id);
   }
 
   /** Sends a request; resolves with every message the page got for it once it ended (end or error). */
