@@ -48,7 +48,9 @@ export const LIMITS = {
   /** Characters of an origin ("scheme://host:port"). */
   maxOriginLength: 300,
   /** Sessions at once in the service worker (all tabs). */
-  maxSessions: 8,
+  maxSessions: 16,
+  /** Sessions at once of one tab (all its frames): no tab can take every slot. */
+  maxSessionsPerTab: 4,
   /** Sessions one document may open. */
   maxSessionsPerDocument: 4,
   /** Distinct media origins one session may talk to. */

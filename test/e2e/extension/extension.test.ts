@@ -442,25 +442,31 @@ describe('Sprint extension with its socket host', () => {
     await page.close();
   });
 
-  test('bounds: 33rd outstanding request refused; 5th session of a document and 9th of the browser refused; a response announcing more than 256 MB is refused unread', async () => {
+  test('bounds: 33rd outstanding request refused; 5th session of a document and 17th of the browser refused; a response announcing more than 256 MB is refused unread', async () => {
     const origin = await start({ rateLimitBitsPerSec: 8e6 });
     const page = await openTestPage(b, origin);
     const msgs = Array.from({ length: 33 }, (_, i) => ({ type: 'request', id: i + 1, url: `${origin.url}/media/s${(i % 4) + 1}.m4s` }));
     const r = await api(page).raw(msgs, 800);
     const errors = r.replies.filter((m) => m.type === 'error');
     expect(errors).toEqual([expect.objectContaining({ id: 33, code: 'too-many-requests' })]);
-    // Sessions are bounded per document (4) and per browser (8); closing them frees the slots.
+    // Sessions are bounded per document (4), per tab (4) and per browser (16); closing them frees the slots.
     const sessions = await api(page).holdSessions(5);
     expect(sessions.slice(0, 4)).toEqual(['ok', 'ok', 'ok', 'ok']);
     expect(sessions[4]).toMatch(/^too-many-sessions: at most 4 Sprint sessions per document/);
-    const other = await openTestPage(b, origin);
-    expect(await api(other).holdSessions(4)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    const others = [];
+    for (let i = 0; i < 3; i += 1) {
+      const other = await openTestPage(b, origin);
+      expect(await api(other).holdSessions(4)).toEqual(['ok', 'ok', 'ok', 'ok']);
+      others.push(other);
+    }
     const third = await openTestPage(b, origin);
-    const ninth = await api(third).holdSessions(1);
-    expect(ninth[0]).toMatch(/^too-many-sessions: at most 8 Sprint sessions may be open at once/);
-    await api(other).releaseSessions();
+    const seventeenth = await api(third).holdSessions(1);
+    expect(seventeenth[0]).toMatch(/^too-many-sessions: at most 16 Sprint sessions may be open at once/);
+    for (const other of others) {
+      await api(other).releaseSessions();
+      await other.close();
+    }
     await api(page).releaseSessions();
-    await other.close();
     // The worker learns of the closed ports asynchronously: a slot frees up within a bounded wait.
     let again: string[] = [];
     for (let i = 0; i < 25 && again[0] !== 'ok'; i += 1) {
