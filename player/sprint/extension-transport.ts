@@ -28,6 +28,12 @@
  * had, state becomes `unavailable` and the held requests fail non-retryable,
  * so the player falls back to Sprint-x or stock.
  *
+ * Back-pressure: after the `data` messages of a task have been handed to the
+ * sinks, the transport reports the session's cumulative body bytes
+ * (`consumed`); the extension stops acknowledging the socket host while the
+ * page is more than LIMITS.maxUnconsumedBytes behind, so a page that stops
+ * running its message loop stops the download instead of piling it up.
+ *
  * Browser code: DOM APIs only, no Node.
  */
 import { openSession, type SessionOpen } from './extension/handshake';
@@ -90,6 +96,10 @@ export class ExtensionTransport implements TrainTransport {
   private info: WelcomeInfo;
   private st: ExtensionTransportState = 'open';
   private nextId = 1;
+  /** Body bytes received on this session / last reported to the extension as consumed. */
+  private taken = 0;
+  private reportedTaken = 0;
+  private reportScheduled = false;
   private readonly pending = new Map<number, Pending>();
   /** Requests made while reconnecting, sent once a new session is welcomed. */
   private held: Pending[] = [];
@@ -226,7 +236,22 @@ export class ExtensionTransport implements TrainTransport {
   }
 
   private attach(port: MessagePort): void {
+    // A new session counts consumed bytes from zero.
+    this.taken = 0;
+    this.reportedTaken = 0;
     port.onmessage = (ev: MessageEvent) => this.receive(ev.data);
+  }
+
+  /** Tells the extension how many body bytes this session has taken, once per task (back-pressure). */
+  private reportTaken(): void {
+    if (this.reportScheduled) return;
+    this.reportScheduled = true;
+    queueMicrotask(() => {
+      this.reportScheduled = false;
+      if (this.st !== 'open' || this.taken === this.reportedTaken) return;
+      this.reportedTaken = this.taken;
+      this.post({ type: 'consumed', bytes: this.taken });
+    });
   }
 
   private detach(): void {
@@ -252,6 +277,9 @@ export class ExtensionTransport implements TrainTransport {
         return;
       }
       case 'data': {
+        // Every piece counts as taken once it is here, wanted or not: the extension holds the host until we report it.
+        this.taken += m.bytes.byteLength;
+        this.reportTaken();
         const p = this.pending.get(m.id);
         if (!p || !p.gotHead) return;
         this.safe(() => p.sink.onData(new Uint8Array(m.bytes), m.t));

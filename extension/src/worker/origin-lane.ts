@@ -81,6 +81,8 @@ export interface LaneEnv {
   log(line: string): void;
   /** Lower bound of the stall timeout, ms (default STALL_FLOOR_MS; tests lower it). */
   stallFloorMs?: number;
+  /** True while the page is too far behind: the host's data is not acknowledged (back-pressure). */
+  holdAcks?(): boolean;
 }
 
 export interface LaneStats {
@@ -154,6 +156,11 @@ export class OriginLane {
       this.waiting.splice(i, 1);
       this.finish(r);
     }
+  }
+
+  /** The page caught up: acknowledge what the host sent meanwhile. */
+  resumeAcks(): void {
+    this.conn?.releaseAcks();
   }
 
   /** Latest TCP_INFO of the lane's connection (read now if one is open), else the last sample, else null. */
@@ -261,7 +268,8 @@ export class OriginLane {
       this.stallTimer = null;
       if (this.closed || this.client !== client || client.isClosed || client.inFlight === 0) return;
       const now = Date.now();
-      if (conn.bytesRead !== this.progress.bytes) {
+      if (conn.bytesRead !== this.progress.bytes || conn.acksHeld) {
+        // Progress, or the host is waiting for our ack (the page is behind): not the origin's stall.
         this.progress = { bytes: conn.bytesRead, at: now };
       } else if (now - this.progress.at >= limit) {
         this.stalls += 1;
@@ -284,6 +292,7 @@ export class OriginLane {
         return;
       }
       this.counters.connectionsOpened += 1;
+      if (this.env.holdAcks) conn.setAckGate(this.env.holdAcks);
       // The local address stays in the worker's log (it matches the origin's access log); the page never sees it.
       this.env.log(`${this.origin}: connection ${conn.opened.conn} open from ${conn.opened.localAddr} to ${conn.opened.remoteAddr} in ${conn.opened.connectMs.toFixed(1)} ms`);
       this.lastPath = { rttUs: Math.round(conn.opened.connectMs * 1000), minRttUs: Math.round(conn.opened.connectMs * 1000), bytesReceived: 0, t: conn.opened.t };

@@ -7,6 +7,9 @@
  * requests and origins, routes each request to the lane of its origin
  * (origin-lane.ts) and streams the outcome back: head, body pieces as base64
  * (extension messaging is JSON) with the host's receive time, end or error.
+ * Back-pressure: the page reports the body bytes it has taken (`consumed`);
+ * while more than LIMITS.maxUnconsumedBytes posted are not taken, the lanes
+ * hold their acks to the host, which then stops reading the sockets.
  */
 import {
   LIMITS,
@@ -32,6 +35,8 @@ export interface SessionStats {
   workerStartedAt: number;
   pageOrigin: string;
   outstanding: number;
+  /** Body bytes posted to the page and not yet reported consumed. */
+  unconsumedBytes: number;
   requests: number;
   rejected: number;
   origins: LaneStats[];
@@ -44,6 +49,9 @@ export class Session {
   private closed = false;
   private requestCount = 0;
   private rejectedCount = 0;
+  /** Body bytes posted to the page / reported consumed by it (cumulative). */
+  private posted = 0;
+  private consumed = 0;
 
   constructor(
     readonly sessionId: number,
@@ -95,6 +103,7 @@ export class Session {
       workerStartedAt: this.env.workerStartedAt,
       pageOrigin: this.page.origin,
       outstanding: this.outstanding(),
+      unconsumedBytes: this.posted - this.consumed,
       requests: this.requestCount,
       rejected: this.rejectedCount,
       origins: [...this.lanes.values()].map((l) => l.stats()),
@@ -130,6 +139,13 @@ export class Session {
       case 'stats':
         this.send({ type: 'result', id: m.id, value: this.stats() });
         return;
+      case 'consumed': {
+        const c = Math.min(m.bytes, this.posted);
+        if (c <= this.consumed) return;
+        this.consumed = c;
+        if (!this.holdAcks()) for (const lane of this.lanes.values()) lane.resumeAcks();
+        return;
+      }
       case 'close':
         this.close();
         try {
@@ -139,6 +155,11 @@ export class Session {
         }
         return;
     }
+  }
+
+  /** The page is more than LIMITS.maxUnconsumedBytes behind. */
+  private holdAcks(): boolean {
+    return this.posted - this.consumed >= LIMITS.maxUnconsumedBytes;
   }
 
   private outstanding(): number {
@@ -177,12 +198,16 @@ export class Session {
         log: this.env.log,
         pageOrigin: this.page.origin,
         ...(this.env.stallFloorMs !== undefined ? { stallFloorMs: this.env.stallFloorMs } : {}),
+        holdAcks: () => this.holdAcks(),
       });
       this.lanes.set(target.origin, lane);
     }
     const r = new LaneRequest(id, target, range, {
       head: (status, headers, t) => this.send({ type: 'head', id, status, headers, t }),
-      data: (bytes, t) => this.send({ type: 'data', id, t, b64: pieceBase64(bytes) }),
+      data: (bytes, t) => {
+        this.posted += bytes.length;
+        this.send({ type: 'data', id, t, b64: pieceBase64(bytes) });
+      },
       end: (t, bodyBytes) => this.send({ type: 'end', id, t, bodyBytes }),
       error: (code, reason, retryable) => this.send({ type: 'error', id, code, reason: clipReason(reason), retryable }),
       done: () => {

@@ -14,6 +14,8 @@
  *   {type:'cancel', id}                                stop delivering that response
  *   {type:'pathInfo', id, origin}                      TCP_INFO of the connection to `origin`
  *   {type:'stats', id}                                 introspection of the session
+ *   {type:'consumed', bytes}                           body bytes of `data` the page has taken so far (cumulative,
+ *                                                      all requests of the session): back-pressure, see maxUnconsumedBytes
  *   {type:'close'}                                     end the session
  * extension → page (ExtensionMessage):
  *   {type:'ack', extensionVersion}                     the extension is present (sent at once)
@@ -57,6 +59,12 @@ export const LIMITS = {
   maxOriginsPerSession: 4,
   /** Raw bytes of one `data` message. */
   maxPieceBytes: 256 * 1024,
+  /**
+   * Body bytes the worker posts to a session beyond what the page reported
+   * `consumed`: past this the worker stops acknowledging the host's data, so
+   * the host stops reading the socket (at most its flow-control window more).
+   */
+  maxUnconsumedBytes: 8 * 1024 * 1024,
   /** Response header fields passed to the page, and their total characters. */
   maxHeaderFields: 100,
   maxHeaderChars: 65536,
@@ -166,6 +174,7 @@ export type PageMessage =
   | { type: 'cancel'; id: number }
   | { type: 'pathInfo'; id: number; origin: string }
   | { type: 'stats'; id: number }
+  | { type: 'consumed'; bytes: number }
   | { type: 'close' };
 
 /** Content script → worker: the page messages plus the session's hello. */
@@ -317,6 +326,12 @@ export function checkPageMessage(x: unknown): Checked<PageMessage> {
       const p = keysProblem(x, ['type']);
       if (p) return bad(`close: ${p}`);
       return { ok: true, value: { type: 'close' } };
+    }
+    case 'consumed': {
+      const p = keysProblem(x, ['type', 'bytes']);
+      if (p) return bad(`consumed: ${p}`);
+      if (!isNonNegInt(x.bytes)) return bad('consumed: bytes must be an integer >= 0');
+      return { ok: true, value: { type: 'consumed', bytes: x.bytes } };
     }
     default:
       return bad(`unknown message type ${typeof x.type === 'string' ? JSON.stringify(x.type.slice(0, 40)) : typeof x.type}`, id);

@@ -240,3 +240,31 @@ test('the codes that hide detail (unreachable, mixed-content, a withheld respons
   await s.rec.done;
   expect(s.rec.events).toEqual([expect.stringMatching(/^error false unreachable: /)]);
 });
+
+test('back-pressure: the page reports the body bytes it has taken (consumed, cumulative, counting pieces of requests it no longer wants)', async () => {
+  const { win, ports } = fakeWindow([welcomes]);
+  const found = await detectExtension(1000, { win });
+  if (!found.ok) throw new Error(found.reason);
+  const t = found.transport;
+  cleanup.push(() => t.close());
+  const cs = ports[0] as MessagePort;
+  const fromPage: Array<Record<string, unknown>> = [];
+  const sent = nextMessage(cs);
+  const { sink, rec } = recordingSink();
+  t.request({ url: 'https://cdn.example/a.m4s' }, sink);
+  const msg = await sent;
+  cs.onmessage = (ev: MessageEvent) => fromPage.push(ev.data as Record<string, unknown>);
+  const id = msg.id as number;
+  cs.postMessage({ type: 'head', id, status: 200, headers: {}, t: 1 });
+  cs.postMessage({ type: 'data', id, t: 2, bytes: new Uint8Array(1000).buffer });
+  cs.postMessage({ type: 'data', id, t: 3, bytes: new Uint8Array(24).buffer });
+  cs.postMessage({ type: 'data', id: id + 50, t: 3, bytes: new Uint8Array(100).buffer }); // not ours any more: taken all the same
+  cs.postMessage({ type: 'end', id, t: 4, bodyBytes: 1024 });
+  await rec.done;
+  for (let i = 0; i < 50 && !fromPage.some((m) => m.type === 'consumed' && m.bytes === 1124); i += 1) await new Promise((r) => setTimeout(r, 10));
+  const consumed = fromPage.filter((m) => m.type === 'consumed').map((m) => m.bytes as number);
+  expect(consumed.length).toBeGreaterThan(0);
+  expect(consumed[consumed.length - 1]).toBe(1124);
+  expect([...consumed].sort((a, b) => a - b)).toEqual(consumed);
+  for (const m of fromPage) expect(Object.keys(m).sort()).toEqual(m.type === 'consumed' ? ['bytes', 'type'] : Object.keys(m).sort());
+});
