@@ -100,6 +100,8 @@ export class ExtensionTransport implements TrainTransport {
   private taken = 0;
   private reportedTaken = 0;
   private reportScheduled = false;
+  /** Set while an expired session waits for the next request to say hello again (why it ended). */
+  private lazyReconnect: string | null = null;
   private readonly pending = new Map<number, Pending>();
   /** Requests made while reconnecting, sent once a new session is welcomed. */
   private held: Pending[] = [];
@@ -173,8 +175,14 @@ export class ExtensionTransport implements TrainTransport {
     if (this.pending.size + this.held.length >= this.info.limits.maxOutstanding) {
       return failSoon(`at most ${this.info.limits.maxOutstanding} requests may be outstanding`, false);
     }
-    if (this.st === 'reconnecting') this.held.push(p);
-    else this.send(p);
+    if (this.st === 'reconnecting') {
+      this.held.push(p);
+      const why = this.lazyReconnect;
+      if (why !== null) {
+        this.lazyReconnect = null;
+        void this.reconnect(why);
+      }
+    } else this.send(p);
     return {
       cancel: () => {
         const i = this.held.indexOf(p);
@@ -322,15 +330,19 @@ export class ExtensionTransport implements TrainTransport {
         return;
       }
       case 'closed':
-        this.lost(`${m.code}: ${m.reason}`);
+        this.lost(`${m.code}: ${m.reason}`, m.code === 'session-idle');
         return;
       default:
         return; // ack / welcome / unavailable belong to the handshake
     }
   }
 
-  /** The session ended under us: fail what was pending (retryable) and say hello again. */
-  private lost(reason: string): void {
+  /**
+   * The session ended under us: fail what was pending (retryable) and say
+   * hello again: at once, or (`lazily`, after the worker expired an idle
+   * session) when the next request comes.
+   */
+  private lost(reason: string, lazily = false): void {
     if (this.st !== 'open') return;
     this.detach();
     this.setState('reconnecting', reason);
@@ -339,7 +351,8 @@ export class ExtensionTransport implements TrainTransport {
     for (const p of pending) this.safe(() => p.sink.onError(`extension-disconnected: ${reason}`, true));
     for (const q of this.queries.values()) q.resolve(null);
     this.queries.clear();
-    void this.reconnect(reason);
+    if (lazily && pending.length === 0) this.lazyReconnect = reason;
+    else void this.reconnect(reason);
   }
 
   private async reconnect(firstReason: string): Promise<void> {

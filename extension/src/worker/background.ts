@@ -183,4 +183,9 @@ chrome.runtime.onConnect.addListener((port) => {
   });
 });
 
+// Idle sessions give their slot back (Session.expireIfIdle; the page says hello again when it needs one).
+setInterval(() => {
+  for (const s of [...sessions]) if (s.expireIfIdle()) log(`session ${s.sessionId} (${s.page.origin}) expired: idle`);
+}, 30_000);
+
 log(`service worker started (extension ${chrome.runtime.getManifest().version})`);

@@ -52,6 +52,8 @@ export class Session {
   /** Body bytes posted to the page / reported consumed by it (cumulative). */
   private posted = 0;
   private consumed = 0;
+  /** Date.now() of the last request or response byte. */
+  private lastActivity = Date.now();
 
   constructor(
     readonly sessionId: number,
@@ -86,7 +88,7 @@ export class Session {
   }
 
   /** Ends the session from the worker's side (host gone for good): tells the page why, then disconnects. */
-  terminate(code: 'host-failed' | 'worker-disconnected', reason: string): void {
+  terminate(code: 'host-failed' | 'worker-disconnected' | 'session-idle', reason: string): void {
     if (this.closed) return;
     this.send({ type: 'closed', code, reason: clipReason(reason) });
     this.close();
@@ -95,6 +97,19 @@ export class Session {
     } catch {
       // already disconnected
     }
+  }
+
+  /**
+   * Closes the session (`closed`, code session-idle, then a disconnect) if no
+   * request is held and neither a request nor a response byte came for
+   * `idleMs` at `now`; true if it did. background.ts sweeps every session.
+   * Only requests and response bytes count: stats/pathInfo polling does not
+   * keep a session alive.
+   */
+  expireIfIdle(now: number = Date.now(), idleMs: number = LIMITS.sessionIdleMs): boolean {
+    if (this.closed || this.requests.size > 0 || now - this.lastActivity < idleMs) return false;
+    this.terminate('session-idle', `no request for ${Math.round((now - this.lastActivity) / 1000)} s: the session is closed to free its slot`);
+    return true;
   }
 
   stats(): SessionStats {
@@ -170,6 +185,7 @@ export class Session {
 
   private request(id: number, url: string, range: { start: number; end: number } | undefined): void {
     this.requestCount += 1;
+    this.lastActivity = Date.now();
     if (this.requests.has(id)) {
       this.reject(null, `request id ${id} is already in use`); // not `id`: that would fail the live request on the page
       return;
@@ -206,11 +222,13 @@ export class Session {
       head: (status, headers, t) => this.send({ type: 'head', id, status, headers, t }),
       data: (bytes, t) => {
         this.posted += bytes.length;
+        this.lastActivity = Date.now();
         this.send({ type: 'data', id, t, b64: pieceBase64(bytes) });
       },
       end: (t, bodyBytes) => this.send({ type: 'end', id, t, bodyBytes }),
       error: (code, reason, retryable) => this.send({ type: 'error', id, code, reason: clipReason(reason), retryable }),
       done: () => {
+        this.lastActivity = Date.now();
         if (this.requests.get(id) === r) this.requests.delete(id);
       },
     });

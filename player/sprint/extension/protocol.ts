@@ -53,6 +53,8 @@ export const LIMITS = {
   maxSessions: 16,
   /** Sessions at once of one tab (all its frames): no tab can take every slot. */
   maxSessionsPerTab: 4,
+  /** A session with nothing outstanding and no request or response byte for this long is closed (`session-idle`). */
+  sessionIdleMs: 5 * 60_000,
   /** Sessions one document may open. */
   maxSessionsPerDocument: 4,
   /** Distinct media origins one session may talk to. */
@@ -162,7 +164,9 @@ export type UnavailableCode =
   | 'forbidden-page'
   | 'worker-timeout'
   | 'handshake-timeout'
-  | 'worker-disconnected';
+  | 'worker-disconnected'
+  /** The worker closed a session that had been idle for LIMITS.sessionIdleMs; say hello again when needed. */
+  | 'session-idle';
 
 export interface ByteRangeMsg {
   start: number;
@@ -366,7 +370,7 @@ export function checkSessionMessage(x: unknown): Checked<SessionMessage> {
 const REQUEST_ERROR_CODES = Object.keys(REQUEST_ERROR_TEXT) as readonly RequestErrorCode[];
 const UNAVAILABLE_CODES: readonly UnavailableCode[] = [
   'no-extension', 'host-missing', 'host-forbidden', 'host-failed', 'unsupported-protocol', 'too-many-sessions',
-  'forbidden-page', 'worker-timeout', 'handshake-timeout', 'worker-disconnected',
+  'forbidden-page', 'worker-timeout', 'handshake-timeout', 'worker-disconnected', 'session-idle',
 ];
 
 function checkHeaders(x: unknown): string | null {
