@@ -25,6 +25,11 @@
  *   the player falls back as for any failed request.
  * - Responses pass the CORS check (cors.ts) before any byte reaches the page;
  *   a refused response is read off the wire and dropped (`cors` error).
+ * - A response nobody wants any more (cancelled by the page, or withheld)
+ *   with more than CUT_MIN_BYTES still to come (or an unknown length) is not
+ *   read to its end: once it is the response being received, the connection
+ *   is cut and the requests behind it are re-issued on a new one, as a
+ *   browser aborts an HTTP/1.1 fetch. A small remainder is read and dropped.
  * - Each response is bounded by LIMITS.maxResponseBytes (`too-large`).
  * - What the page learns of a failure (player/sprint/extension/protocol.ts,
  *   RequestErrorCode): the detail of every failure goes to the worker's log;
@@ -65,6 +70,8 @@ export class LaneRequest {
   /** Identifies the current attempt; callbacks of older attempts are ignored. */
   token = 0;
   isDone = false;
+  /** Body bytes of the current attempt's response seen on the wire (delivered or not), and its announced length. */
+  wire: { body: number; length: number | null } | null = null;
   constructor(
     readonly id: number,
     readonly target: RequestTarget,
@@ -98,6 +105,8 @@ export interface LaneStats {
   withheld: number;
   /** Body bytes passed to the page. */
   bodyBytesDelivered: number;
+  /** Connections cut to stop an unwanted response (cancelled or withheld). */
+  cut: number;
   waiting: number;
   inFlight: number;
 }
@@ -110,6 +119,8 @@ const STALL_FLOOR_MS = 8_000;
 const STALL_RTTS = 50;
 /** Stalled connections in a row (nothing answered in between) before the waiting requests fail. */
 const MAX_STALLS = 2;
+/** An unwanted response with more than this left on the wire is cut (connection closed) rather than read. */
+const CUT_MIN_BYTES = 64 * 1024;
 
 export class OriginLane {
   mode: 'pipelined' | 'sequential' = 'pipelined';
@@ -128,8 +139,10 @@ export class OriginLane {
   private progress = { bytes: 0, at: 0 };
   /** Connections closed as stalled since a response last completed. */
   private stalls = 0;
+  /** Clients cut on purpose (cutIfUnwanted): their close says nothing about the origin. */
+  private readonly cutClients = new WeakSet<PipelinedClient>();
   private lastPath: PathInfoValue | null = null;
-  private readonly counters = { connectionsOpened: 0, requestsWritten: 0, responsesCompleted: 0, reissued: 0, withheld: 0, bodyBytesDelivered: 0 };
+  private readonly counters = { connectionsOpened: 0, requestsWritten: 0, responsesCompleted: 0, reissued: 0, withheld: 0, bodyBytesDelivered: 0, cut: 0 };
 
   constructor(
     readonly origin: string,
@@ -155,7 +168,26 @@ export class OriginLane {
     if (i >= 0) {
       this.waiting.splice(i, 1);
       this.finish(r);
+      return;
     }
+    this.cutIfUnwanted(r);
+  }
+
+  /**
+   * `r` is settled (cancelled or withheld) and its response is the one being
+   * received: cut the connection if much of it is still to come. Before its
+   * head arrives nothing is done; onHead calls this again.
+   */
+  private cutIfUnwanted(r: LaneRequest): void {
+    if (!r.settled || r.isDone || r.wire === null) return;
+    const left = r.wire.length === null ? Infinity : r.wire.length - r.wire.body;
+    if (left <= CUT_MIN_BYTES) return;
+    const client = this.client;
+    if (!client || client.isClosed) return;
+    this.counters.cut += 1;
+    this.cutClients.add(client);
+    this.env.log(`${this.origin}: request ${r.id} is no longer wanted with ${Number.isFinite(left) ? `${left} bytes` : 'an unknown length'} to come: cut the connection`);
+    queueMicrotask(() => client.close()); // the requests behind it fail retryable and are re-issued (onClientClosed)
   }
 
   /** The page caught up: acknowledge what the host sent meanwhile. */
@@ -338,7 +370,7 @@ export class OriginLane {
       clearTimeout(this.stallTimer);
       this.stallTimer = null;
     }
-    if (closed.answered > 0) this.fruitless = 0;
+    if (closed.answered > 0 || this.cutClients.has(client)) this.fruitless = 0;
     else if (closed.retry.length > 0) this.fruitless += 1;
     this.counters.reissued += retries.length;
     this.waiting = [...retries, ...this.waiting];
@@ -366,6 +398,7 @@ export class OriginLane {
     r.attempts += 1;
     r.token += 1;
     r.readable = false;
+    r.wire = null;
     const token = r.token;
     const live = (): boolean => r.token === token && !this.closed;
     const t = r.target;
@@ -382,8 +415,17 @@ export class OriginLane {
           ...(t.sameOrigin ? {} : { origin: this.env.pageOrigin }),
         },
         {
-          onHead: (head, atMs) => live() && this.onHead(r, head, atMs),
-          onBody: (piece, atMs) => live() && this.onBody(r, piece, atMs),
+          onHead: (head, atMs) => {
+            if (!live()) return;
+            r.wire = { body: 0, length: head.framing.kind === 'length' ? head.framing.length : head.framing.kind === 'none' ? 0 : null };
+            this.onHead(r, head, atMs);
+            this.cutIfUnwanted(r);
+          },
+          onBody: (piece, atMs) => {
+            if (!live()) return;
+            if (r.wire) r.wire.body += piece.length;
+            this.onBody(r, piece, atMs);
+          },
           onComplete: (result) => {
             if (!live()) return;
             this.counters.responsesCompleted += 1;

@@ -92,3 +92,53 @@ test('an origin that never answers fails the request (origin-unreachable, fixed 
     await origin.close();
   }
 });
+
+test('a cancelled request whose large response is on the wire: the connection is cut, the request behind it re-issued and served at once (3 rounds)', async () => {
+  const BIG = 32 * 1024 * 1024;
+  let bigBytesSent = 0;
+  // /big: a head, then the body paced at 256 KiB every 50 ms (~5 MB/s: reading it all takes ~6 s); the
+  // requests pipelined behind it on that connection wait their turn. Other connections answer at once.
+  const origin = await rawOrigin((sock: Socket) => {
+    let buf = '';
+    let paced: ReturnType<typeof setInterval> | null = null;
+    sock.on('close', () => paced && clearInterval(paced));
+    sock.on('data', (b: Buffer) => {
+      buf += b.toString('latin1');
+      for (let i = buf.indexOf('\r\n\r\n'); i >= 0; i = buf.indexOf('\r\n\r\n')) {
+        const head = buf.slice(0, i);
+        buf = buf.slice(i + 4);
+        if (paced) continue; // busy with /big
+        if (!head.startsWith('GET /big ')) {
+          sock.write(OK);
+          continue;
+        }
+        sock.write(`HTTP/1.1 200 OK\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: ${BIG}\r\n\r\n`);
+        paced = setInterval(() => {
+          if (sock.destroyed || bigBytesSent >= BIG) return;
+          sock.write(Buffer.alloc(256 * 1024, 0x62));
+          bigBytesSent += 256 * 1024;
+        }, 50);
+      }
+    });
+  });
+  const page = new PageSession(running.host, PAGE, { stallFloorMs: 60_000 });
+  try {
+    // Three rounds: cuts are not mistaken for an origin that closes without answering.
+    for (let round = 0; round < 3; round += 1) {
+      const big = page.send({ type: 'request', url: `http://127.0.0.1:${origin.port}/big` });
+      const small = page.send({ type: 'request', url: `http://127.0.0.1:${origin.port}/small` });
+      await page.until(() => page.of(big).some((m) => m.type === 'data'), 5000);
+      page.send({ type: 'cancel', id: big });
+      const started = Date.now();
+      const msgs = await page.settled(small, 3000);
+      expect(msgs.map((m) => m.type)).toEqual(['head', 'data', 'end']);
+      expect(Date.now() - started).toBeLessThan(2000);
+    }
+    expect(bigBytesSent).toBeLessThan(BIG / 2);
+    expect(await page.stats()).toMatchObject({ origins: [{ connectionsOpened: 4, reissued: 3, cut: 3, inFlight: 0 }] });
+    expect(page.log.join('\n')).toMatch(/cut/);
+  } finally {
+    page.close();
+    await origin.close();
+  }
+});
