@@ -42,7 +42,7 @@ type Limits struct {
 // DefaultLimits are the production bounds.
 func DefaultLimits() Limits {
 	return Limits{
-		MaxConnections:      16,
+		MaxConnections:      64, // the worker's maxSessions (16) × maxOriginsPerSession (4), one connection each
 		MaxInboundBytes:     1 << 20,
 		MaxOutboundBytes:    1000 * 1000, // Chrome's host→browser limit is 1 MB; data events stay far below it
 		MaxWriteBytes:       16 << 10,

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // accessLog records requests as an origin's access log would.
@@ -311,7 +312,8 @@ func TestConnectionLimitAndClose(t *testing.T) {
 	if c.Conn == a.Conn || c.Conn == b.Conn {
 		t.Fatalf("connection id %d reused", c.Conn)
 	}
-	if got := srv.accepted(); got != 3 {
+	// `open` returns when the host's connect completed; the server's Accept may still be running.
+	if got := srv.waitAccepted(3, 5*time.Second); got != 3 {
 		t.Fatalf("server accepted %d connections, want 3", got)
 	}
 }

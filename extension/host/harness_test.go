@@ -358,6 +358,19 @@ func (s *rawServer) accepted() int {
 	return len(s.recvd)
 }
 
+// waitAccepted polls until the server has accepted at least n connections or the deadline passes, and
+// returns the count then: a client's connect completes before the server's Accept returns.
+func (s *rawServer) waitAccepted(n int, within time.Duration) int {
+	deadline := time.Now().Add(within)
+	for {
+		got := s.accepted()
+		if got >= n || time.Now().After(deadline) {
+			return got
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
 type recordingConn struct {
 	net.Conn
 	s   *rawServer

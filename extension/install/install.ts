@@ -9,6 +9,11 @@
 //   4. record every file and directory it created in dist/extension/install-receipt.json
 // Uninstall removes exactly what the receipt lists (manifests only if they are
 // still ours; directories only if it created them and they are empty).
+// Neither touches what is not ours: install refuses to replace a host manifest
+// that does not point at this checkout's host binary, or a symbolic link (it
+// writes a new file and renames it into place, never through a link); uninstall
+// removes a manifest only if it is a regular file that still points at this
+// checkout's host binary.
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -175,11 +180,16 @@ export function install(env: InstallEnv, o: InstallOptions = {}): Receipt {
     );
   }
 
+  // Nothing is written unless every manifest path is free or already ours.
+  for (const t of targets) {
+    const problem = notOursToReplace(path.join(t.dir, manifestFileName()), p.hostBinary);
+    if (problem) throw new InstallError(problem);
+  }
   const manifest = `${JSON.stringify(hostManifest(p.hostBinary, id), null, 2)}\n`;
   for (const t of targets) {
     mkdirRecorded(t.dir, created);
     const file = path.join(t.dir, manifestFileName());
-    fs.writeFileSync(file, manifest);
+    writeNoFollow(file, manifest);
     if (!receipt.files.includes(file)) receipt.files.push(file);
     env.log(`registered the socket host for ${t.label}: ${file}`);
   }
@@ -197,6 +207,39 @@ export function install(env: InstallEnv, o: InstallOptions = {}): Receipt {
   return receipt;
 }
 
+/** Why `file` may not be replaced by our manifest (a link, not a file, or a manifest that is not this checkout's), else null. */
+function notOursToReplace(file: string, hostBinary: string): string | null {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(file);
+  } catch {
+    return null; // absent
+  }
+  if (st.isSymbolicLink()) return `${file} is a symbolic link; the installer does not write through links. Remove it and install again.`;
+  if (!st.isFile()) return `${file} exists and is not a regular file; left it unchanged.`;
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    // not JSON: not ours
+  }
+  if (isOurManifest(parsed) && parsed.path === hostBinary) return null;
+  const what = isOurManifest(parsed) ? `it registers the Sprint host at ${parsed.path}` : 'it is not a Sprint host manifest';
+  return `${file} already exists and is not this checkout's Sprint host manifest (${what}); left it unchanged.\n  Remove it (or run the uninstall of the checkout it points to) and install again.`;
+}
+
+/** Writes `file` as a new file renamed into place: an existing link at `file` is replaced, never followed. */
+function writeNoFollow(file: string, content: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = fs.openSync(tmp, 'wx', 0o644);
+  try {
+    fs.writeSync(fd, content);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+}
+
 /** Removes what install wrote (per the receipt, else our manifests in the known places). Returns the paths removed. */
 export function uninstall(env: InstallEnv, o: { profiles?: string[] } = {}): string[] {
   const p = paths(env.root);
@@ -210,6 +253,14 @@ export function uninstall(env: InstallEnv, o: { profiles?: string[] } = {}): str
   }
   for (const prof of o.profiles ?? []) candidates.add(path.join(profileHostDir(prof), manifestFileName()));
   for (const file of candidates) {
+    try {
+      if (!fs.lstatSync(file).isFile()) {
+        env.log(`left ${file}: it is not a regular file`);
+        continue;
+      }
+    } catch {
+      continue; // absent
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -220,7 +271,7 @@ export function uninstall(env: InstallEnv, o: { profiles?: string[] } = {}): str
       env.log(`left ${file}: it is not the Sprint host manifest`);
       continue;
     }
-    if (!receipt.files.includes(file) && parsed.path !== p.hostBinary) {
+    if (parsed.path !== p.hostBinary) {
       env.log(`left ${file}: it points to another Sprint host (${parsed.path}), not this checkout's`);
       continue;
     }

@@ -14,6 +14,12 @@
  * the extension's service worker) went away before the response was complete;
  * body bytes already passed to `onData` for that request must be discarded.
  * The worker re-issues on its own the requests that had delivered nothing yet.
+ * The reason is "code: text" (describeRequestError in extension/protocol.ts):
+ * for a response the page may not read and for every network failure
+ * (`unreachable`) the extension sends only the code's fixed text and keeps the
+ * detail in its service worker's log; these fail non-retryable, and the data
+ * plane falls back to stock loading after consecutive failures
+ * (sprint-data-plane.ts), as for any failed request.
  *
  * Service worker restarts: when the session's port closes (the browser stopped
  * the worker, or the extension was reloaded), every pending request fails
@@ -22,11 +28,18 @@
  * had, state becomes `unavailable` and the held requests fail non-retryable,
  * so the player falls back to Sprint-x or stock.
  *
+ * Back-pressure: after the `data` messages of a task have been handed to the
+ * sinks, the transport reports the session's cumulative body bytes
+ * (`consumed`); the extension stops acknowledging the socket host while the
+ * page is more than LIMITS.maxUnconsumedBytes behind, so a page that stops
+ * running its message loop stops the download instead of piling it up.
+ *
  * Browser code: DOM APIs only, no Node.
  */
 import { openSession, type SessionOpen } from './extension/handshake';
 import {
   checkExtensionMessage,
+  describeRequestError,
   LIMITS,
   type ExtensionMessage,
   type PageMessage,
@@ -83,6 +96,12 @@ export class ExtensionTransport implements TrainTransport {
   private info: WelcomeInfo;
   private st: ExtensionTransportState = 'open';
   private nextId = 1;
+  /** Body bytes received on this session / last reported to the extension as consumed. */
+  private taken = 0;
+  private reportedTaken = 0;
+  private reportScheduled = false;
+  /** Set while an expired session waits for the next request to say hello again (why it ended). */
+  private lazyReconnect: string | null = null;
   private readonly pending = new Map<number, Pending>();
   /** Requests made while reconnecting, sent once a new session is welcomed. */
   private held: Pending[] = [];
@@ -156,8 +175,14 @@ export class ExtensionTransport implements TrainTransport {
     if (this.pending.size + this.held.length >= this.info.limits.maxOutstanding) {
       return failSoon(`at most ${this.info.limits.maxOutstanding} requests may be outstanding`, false);
     }
-    if (this.st === 'reconnecting') this.held.push(p);
-    else this.send(p);
+    if (this.st === 'reconnecting') {
+      this.held.push(p);
+      const why = this.lazyReconnect;
+      if (why !== null) {
+        this.lazyReconnect = null;
+        void this.reconnect(why);
+      }
+    } else this.send(p);
     return {
       cancel: () => {
         const i = this.held.indexOf(p);
@@ -219,7 +244,22 @@ export class ExtensionTransport implements TrainTransport {
   }
 
   private attach(port: MessagePort): void {
+    // A new session counts consumed bytes from zero.
+    this.taken = 0;
+    this.reportedTaken = 0;
     port.onmessage = (ev: MessageEvent) => this.receive(ev.data);
+  }
+
+  /** Tells the extension how many body bytes this session has taken, once per task (back-pressure). */
+  private reportTaken(): void {
+    if (this.reportScheduled) return;
+    this.reportScheduled = true;
+    queueMicrotask(() => {
+      this.reportScheduled = false;
+      if (this.st !== 'open' || this.taken === this.reportedTaken) return;
+      this.reportedTaken = this.taken;
+      this.post({ type: 'consumed', bytes: this.taken });
+    });
   }
 
   private detach(): void {
@@ -245,6 +285,9 @@ export class ExtensionTransport implements TrainTransport {
         return;
       }
       case 'data': {
+        // Every piece counts as taken once it is here, wanted or not: the extension holds the host until we report it.
+        this.taken += m.bytes.byteLength;
+        this.reportTaken();
         const p = this.pending.get(m.id);
         if (!p || !p.gotHead) return;
         this.safe(() => p.sink.onData(new Uint8Array(m.bytes), m.t));
@@ -261,7 +304,7 @@ export class ExtensionTransport implements TrainTransport {
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);
-        this.safe(() => p.sink.onError(`${m.code}: ${m.reason}`, m.retryable));
+        this.safe(() => p.sink.onError(describeRequestError(m.code, m.reason), m.retryable));
         return;
       }
       case 'rejected': {
@@ -287,15 +330,19 @@ export class ExtensionTransport implements TrainTransport {
         return;
       }
       case 'closed':
-        this.lost(`${m.code}: ${m.reason}`);
+        this.lost(`${m.code}: ${m.reason}`, m.code === 'session-idle');
         return;
       default:
         return; // ack / welcome / unavailable belong to the handshake
     }
   }
 
-  /** The session ended under us: fail what was pending (retryable) and say hello again. */
-  private lost(reason: string): void {
+  /**
+   * The session ended under us: fail what was pending (retryable) and say
+   * hello again: at once, or (`lazily`, after the worker expired an idle
+   * session) when the next request comes.
+   */
+  private lost(reason: string, lazily = false): void {
     if (this.st !== 'open') return;
     this.detach();
     this.setState('reconnecting', reason);
@@ -304,7 +351,8 @@ export class ExtensionTransport implements TrainTransport {
     for (const p of pending) this.safe(() => p.sink.onError(`extension-disconnected: ${reason}`, true));
     for (const q of this.queries.values()) q.resolve(null);
     this.queries.clear();
-    void this.reconnect(reason);
+    if (lazily && pending.length === 0) this.lazyReconnect = reason;
+    else void this.reconnect(reason);
   }
 
   private async reconnect(firstReason: string): Promise<void> {

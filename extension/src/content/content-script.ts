@@ -128,7 +128,7 @@ function startSession(pagePort: MessagePort): void {
       return;
     }
     if (!welcomed) {
-      toPage({ type: 'rejected', id: c.value.type === 'close' ? null : c.value.id, reason: 'no requests before the welcome' });
+      toPage({ type: 'rejected', id: 'id' in c.value ? c.value.id : null, reason: 'no requests before the welcome' });
       return;
     }
     try {

@@ -23,6 +23,7 @@ import { HOST_NAME } from '../constants';
 import { HostManager } from './host-manager';
 import { HostUnavailableError, type NativePort } from './native-host';
 import { Session } from './session';
+import { SessionAdmission } from './session-admission';
 import { parsePageOrigin } from './url-policy';
 
 const HELLO_TIMEOUT_MS = 10_000;
@@ -51,8 +52,8 @@ function userAgent(): string {
 
 const hosts = new HostManager({ connect: nativePort, log });
 const sessions = new Set<Session>();
-/** Ports that said or may still say hello: counted against the session bound too. */
-let handshaking = 0;
+/** Session slots per tab and in all, taken at connect (the handshake counts) and freed at disconnect. */
+const admission = new SessionAdmission();
 let nextSessionId = 1;
 
 hosts.onUnrecoverable((err) => {
@@ -95,14 +96,15 @@ chrome.runtime.onConnect.addListener((port) => {
     refuse('forbidden-page', `Sprint serves http(s) pages only (this page's origin is ${String(sender.origin)})`);
     return;
   }
-  if (sessions.size + handshaking >= LIMITS.maxSessions) {
-    refuse('too-many-sessions', `at most ${LIMITS.maxSessions} Sprint sessions may be open at once`);
+  const tabId = sender.tab.id ?? -1;
+  const admitted = admission.admit(tabId);
+  if (!admitted.ok) {
+    refuse('too-many-sessions', admitted.reason);
     return;
   }
-  handshaking += 1;
   let counted = true;
-  const handshakeOver = (): void => {
-    if (counted) handshaking -= 1;
+  const releaseSlot = (): void => {
+    if (counted) admission.release(tabId);
     counted = false;
   };
 
@@ -117,7 +119,7 @@ chrome.runtime.onConnect.addListener((port) => {
   cleanup = () => {
     if (disconnected) return;
     disconnected = true;
-    handshakeOver();
+    releaseSlot();
     clearTimeout(helloTimer);
     if (session) {
       session.close();
@@ -163,7 +165,6 @@ chrome.runtime.onConnect.addListener((port) => {
         nextSessionId += 1;
         session = s;
         sessions.add(s);
-        handshakeOver();
         post({
           type: 'welcome',
           protocol: PAGE_PROTOCOL_VERSION,
@@ -181,5 +182,10 @@ chrome.runtime.onConnect.addListener((port) => {
     );
   });
 });
+
+// Idle sessions give their slot back (Session.expireIfIdle; the page says hello again when it needs one).
+setInterval(() => {
+  for (const s of [...sessions]) if (s.expireIfIdle()) log(`session ${s.sessionId} (${s.page.origin}) expired: idle`);
+}, 30_000);
 
 log(`service worker started (extension ${chrome.runtime.getManifest().version})`);

@@ -9,9 +9,11 @@
  *   PROTOCOL.md §12), so a train's requests leave back to back.
  * - `data` events are checked for contiguous offsets (a gap closes the
  *   connection), decoded, acknowledged at once with the cumulative offset
- *   (PROTOCOL.md §6: ack when the bytes are stored, not when the page has
- *   consumed them, so the host's pacing does not distort wire timing) and
- *   passed on with the host's receive time `t` (epoch ms).
+ *   (PROTOCOL.md §6: ack when the bytes are stored, so the host's pacing does
+ *   not distort wire timing) and passed on with the host's receive time `t`
+ *   (epoch ms) — unless the ack gate (setAckGate) says the page is behind:
+ *   then the ack is owed and sent by releaseAcks(), and the host stops reading
+ *   the socket once its window is used (back-pressure).
  * - `closed` becomes `onClose` with kind eof / local / error.
  */
 import { latin1 } from '../../../src/http/bytes';
@@ -44,6 +46,8 @@ export class HostConnection implements ByteTransport {
   private received = 0;
   private localClose = false;
   private ended = false;
+  private ackGate: (() => boolean) | null = null;
+  private ackOwed = false;
   /** Request bytes the host confirmed written. */
   bytesWritten = 0;
 
@@ -82,6 +86,23 @@ export class HostConnection implements ByteTransport {
 
   get conn(): number {
     return this.opened.conn;
+  }
+
+  /** While `hold()` is true, acks are owed instead of sent (releaseAcks sends them). */
+  setAckGate(hold: () => boolean): void {
+    this.ackGate = hold;
+  }
+
+  /** Sends the owed ack (everything received so far), if any and the gate is open. */
+  releaseAcks(): void {
+    if (!this.ackOwed || this.ended || this.ackGate?.()) return;
+    this.ackOwed = false;
+    this.host.ack(this.conn, this.received);
+  }
+
+  /** Acks are being held back for the page. */
+  get acksHeld(): boolean {
+    return this.ackOwed;
   }
 
   /** Bytes received from the server so far. */
@@ -181,7 +202,11 @@ export class HostConnection implements ByteTransport {
     }
     rememberBase64(bytes, ev.data);
     this.received += ev.n;
-    this.host.ack(this.conn, this.received);
+    if (this.ackGate?.()) this.ackOwed = true;
+    else {
+      this.ackOwed = false;
+      this.host.ack(this.conn, this.received);
+    }
     this.deliver({ data: bytes, t: ev.t });
   }
 

@@ -17,14 +17,30 @@
  *   sequential mode for the rest of the session: one request at a time.
  * - Three connections in a row that close without answering anything fail
  *   the waiting requests (`origin-unreachable`) instead of looping.
+ * - Stall timeout: a connection that owes a response and receives no byte for
+ *   max(stall floor, STALL_RTTS × the connection's RTT) is closed; what it had
+ *   not delivered is re-issued on a new connection (a cancelled request on it
+ *   is dropped, so a silent server never wedges the lane). Two stalled
+ *   connections in a row fail the waiting requests (`origin-unreachable`), and
+ *   the player falls back as for any failed request.
  * - Responses pass the CORS check (cors.ts) before any byte reaches the page;
  *   a refused response is read off the wire and dropped (`cors` error).
+ * - A response nobody wants any more (cancelled by the page, or withheld)
+ *   with more than CUT_MIN_BYTES still to come (or an unknown length) is not
+ *   read to its end: once it is the response being received, the connection
+ *   is cut and the requests behind it are re-issued on a new one, as a
+ *   browser aborts an HTTP/1.1 fetch. A small remainder is read and dropped.
  * - Each response is bounded by LIMITS.maxResponseBytes (`too-large`).
+ * - What the page learns of a failure (player/sprint/extension/protocol.ts,
+ *   RequestErrorCode): the detail of every failure goes to the worker's log;
+ *   the page gets it only when it may read the response (same origin, or a
+ *   head that passed CORS). Otherwise, and for every network failure
+ *   (`unreachable`), it gets the code's fixed text.
  */
 import { PipelinedClient, type ConnectionClosed, type RequestFailure, type RequestFailureCode } from '../../../src/http/pipeline';
 import type { PipelineUnsafeReason } from '../../../src/http/connection-state';
 import type { ResponseHead } from '../../../src/http/response-parser';
-import { LIMITS, type ByteRangeMsg, type PathInfoValue, type RequestErrorCode } from '../../../player/sprint/extension/protocol';
+import { LIMITS, REQUEST_ERROR_TEXT, type ByteRangeMsg, type PathInfoValue, type RequestErrorCode } from '../../../player/sprint/extension/protocol';
 import { corsCheck, exposedHeaders } from './cors';
 import { HostConnection } from './host-connection';
 import { HostCommandError, HostUnavailableError, type NativeHost } from './native-host';
@@ -44,6 +60,8 @@ export class LaneRequest {
   /** The page was told the outcome (end/error) or cancelled the request. */
   settled = false;
   cancelled = false;
+  /** The response's head passed the CORS check (or is same-origin): the page may read what the response says. */
+  readable = false;
   /** A head (and maybe body bytes) reached the page: a failure can no longer be retried transparently. */
   delivered = false;
   bodyBytes = 0;
@@ -52,6 +70,8 @@ export class LaneRequest {
   /** Identifies the current attempt; callbacks of older attempts are ignored. */
   token = 0;
   isDone = false;
+  /** Body bytes of the current attempt's response seen on the wire (delivered or not), and its announced length. */
+  wire: { body: number; length: number | null } | null = null;
   constructor(
     readonly id: number,
     readonly target: RequestTarget,
@@ -66,6 +86,10 @@ export interface LaneEnv {
   pageOrigin: string;
   userAgent: string;
   log(line: string): void;
+  /** Lower bound of the stall timeout, ms (default STALL_FLOOR_MS; tests lower it). */
+  stallFloorMs?: number;
+  /** True while the page is too far behind: the host's data is not acknowledged (back-pressure). */
+  holdAcks?(): boolean;
 }
 
 export interface LaneStats {
@@ -81,14 +105,22 @@ export interface LaneStats {
   withheld: number;
   /** Body bytes passed to the page. */
   bodyBytesDelivered: number;
-  /** localAddr of the current/last connection ("ip:port"): matches the origin's access log `remote`. */
-  localAddr: string | null;
+  /** Connections cut to stop an unwanted response (cancelled or withheld). */
+  cut: number;
   waiting: number;
   inFlight: number;
 }
 
 const MAX_FRUITLESS_CONNECTIONS = 3;
 const IDLE_CLOSE_MS = 60_000;
+/** A connection owing a response that receives nothing for this long (at least) is stalled. */
+const STALL_FLOOR_MS = 8_000;
+/** ... or for this many round trips of the connection, if longer. */
+const STALL_RTTS = 50;
+/** Stalled connections in a row (nothing answered in between) before the waiting requests fail. */
+const MAX_STALLS = 2;
+/** An unwanted response with more than this left on the wire is cut (connection closed) rather than read. */
+const CUT_MIN_BYTES = 64 * 1024;
 
 export class OriginLane {
   mode: 'pipelined' | 'sequential' = 'pipelined';
@@ -102,9 +134,15 @@ export class OriginLane {
   private closed = false;
   private pumpScheduled = false;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  private stallTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Bytes the current connection had read when they last changed, and when (Date.now()). */
+  private progress = { bytes: 0, at: 0 };
+  /** Connections closed as stalled since a response last completed. */
+  private stalls = 0;
+  /** Clients cut on purpose (cutIfUnwanted): their close says nothing about the origin. */
+  private readonly cutClients = new WeakSet<PipelinedClient>();
   private lastPath: PathInfoValue | null = null;
-  private readonly counters = { connectionsOpened: 0, requestsWritten: 0, responsesCompleted: 0, reissued: 0, withheld: 0, bodyBytesDelivered: 0 };
-  private localAddr: string | null = null;
+  private readonly counters = { connectionsOpened: 0, requestsWritten: 0, responsesCompleted: 0, reissued: 0, withheld: 0, bodyBytesDelivered: 0, cut: 0 };
 
   constructor(
     readonly origin: string,
@@ -130,7 +168,31 @@ export class OriginLane {
     if (i >= 0) {
       this.waiting.splice(i, 1);
       this.finish(r);
+      return;
     }
+    this.cutIfUnwanted(r);
+  }
+
+  /**
+   * `r` is settled (cancelled or withheld) and its response is the one being
+   * received: cut the connection if much of it is still to come. Before its
+   * head arrives nothing is done; onHead calls this again.
+   */
+  private cutIfUnwanted(r: LaneRequest): void {
+    if (!r.settled || r.isDone || r.wire === null) return;
+    const left = r.wire.length === null ? Infinity : r.wire.length - r.wire.body;
+    if (left <= CUT_MIN_BYTES) return;
+    const client = this.client;
+    if (!client || client.isClosed) return;
+    this.counters.cut += 1;
+    this.cutClients.add(client);
+    this.env.log(`${this.origin}: request ${r.id} is no longer wanted with ${Number.isFinite(left) ? `${left} bytes` : 'an unknown length'} to come: cut the connection`);
+    queueMicrotask(() => client.close()); // the requests behind it fail retryable and are re-issued (onClientClosed)
+  }
+
+  /** The page caught up: acknowledge what the host sent meanwhile. */
+  resumeAcks(): void {
+    this.conn?.releaseAcks();
   }
 
   /** Latest TCP_INFO of the lane's connection (read now if one is open), else the last sample, else null. */
@@ -151,9 +213,9 @@ export class OriginLane {
     return {
       origin: this.origin,
       mode: this.mode,
-      unsafeReason: this.unsafe ? `${this.unsafe.code}: ${this.unsafe.message}` : null,
+      // The message quotes the response (e.g. a Content-Range): only a same-origin page may see it.
+      unsafeReason: this.unsafe ? (this.template.sameOrigin ? `${this.unsafe.code}: ${this.unsafe.message}` : this.unsafe.code) : null,
       ...this.counters,
-      localAddr: this.localAddr,
       waiting: this.waiting.length,
       inFlight: this.client?.inFlight ?? 0,
     };
@@ -164,6 +226,7 @@ export class OriginLane {
     if (this.closed) return;
     this.closed = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (this.stallTimer) clearTimeout(this.stallTimer);
     const queued = [...this.waiting.splice(0), ...this.retries.splice(0)];
     for (const r of queued) {
       r.settled = true;
@@ -202,9 +265,11 @@ export class OriginLane {
       if (!client.canEnqueue) return; // draining: the next connection opens when this one has closed
       if (this.mode === 'sequential') {
         if (client.inFlight === 0) this.write(client, this.waiting.shift() as LaneRequest);
+        this.armStallCheck();
         return;
       }
       while (this.waiting.length > 0 && client.canEnqueue && this.mode === 'pipelined') this.write(client, this.waiting.shift() as LaneRequest);
+      this.armStallCheck();
       return;
     }
     if (!this.opening) void this.openConnection();
@@ -218,6 +283,37 @@ export class OriginLane {
     }, IDLE_CLOSE_MS);
   }
 
+  /** The stall timeout of the current connection: a floor, or STALL_RTTS round trips if longer. */
+  private stallMs(): number {
+    const rttMs = this.lastPath ? this.lastPath.rttUs / 1000 : 0;
+    return Math.max(this.env.stallFloorMs ?? STALL_FLOOR_MS, STALL_RTTS * rttMs);
+  }
+
+  /** Watches the current connection while it owes responses; closes it when no byte came for stallMs(). */
+  private armStallCheck(): void {
+    const client = this.client;
+    const conn = this.conn;
+    if (this.stallTimer || this.closed || !client || !conn || client.isClosed || client.inFlight === 0) return;
+    const limit = this.stallMs();
+    const every = Math.max(50, Math.floor(limit / 4));
+    const tick = (): void => {
+      this.stallTimer = null;
+      if (this.closed || this.client !== client || client.isClosed || client.inFlight === 0) return;
+      const now = Date.now();
+      if (conn.bytesRead !== this.progress.bytes || conn.acksHeld) {
+        // Progress, or the host is waiting for our ack (the page is behind): not the origin's stall.
+        this.progress = { bytes: conn.bytesRead, at: now };
+      } else if (now - this.progress.at >= limit) {
+        this.stalls += 1;
+        this.env.log(`${this.origin}: connection ${conn.conn} stalled: no byte for ${now - this.progress.at} ms with ${client.inFlight} responses owed; closing it (stall ${this.stalls} in a row)`);
+        client.close(); // in-flight requests fail retryable: undelivered ones are re-issued (onClientClosed)
+        return;
+      }
+      this.stallTimer = setTimeout(tick, every);
+    };
+    this.stallTimer = setTimeout(tick, every);
+  }
+
   private async openConnection(): Promise<void> {
     this.opening = true;
     try {
@@ -228,7 +324,9 @@ export class OriginLane {
         return;
       }
       this.counters.connectionsOpened += 1;
-      this.localAddr = conn.opened.localAddr;
+      if (this.env.holdAcks) conn.setAckGate(this.env.holdAcks);
+      // The local address stays in the worker's log (it matches the origin's access log); the page never sees it.
+      this.env.log(`${this.origin}: connection ${conn.opened.conn} open from ${conn.opened.localAddr} to ${conn.opened.remoteAddr} in ${conn.opened.connectMs.toFixed(1)} ms`);
       this.lastPath = { rttUs: Math.round(conn.opened.connectMs * 1000), minRttUs: Math.round(conn.opened.connectMs * 1000), bytesReceived: 0, t: conn.opened.t };
       const client = new PipelinedClient(conn, {
         onPipelineUnsafe: (reason) => this.markUnsafe(reason),
@@ -268,10 +366,23 @@ export class OriginLane {
       if (r.cancelled) this.finish(r);
       return !r.cancelled;
     });
-    if (closed.answered > 0) this.fruitless = 0;
+    if (this.stallTimer) {
+      clearTimeout(this.stallTimer);
+      this.stallTimer = null;
+    }
+    if (closed.answered > 0 || this.cutClients.has(client)) this.fruitless = 0;
     else if (closed.retry.length > 0) this.fruitless += 1;
     this.counters.reissued += retries.length;
     this.waiting = [...retries, ...this.waiting];
+    if (this.stalls >= MAX_STALLS && this.waiting.length > 0) {
+      const why = `${this.stalls} connections in a row to ${this.origin} stalled (no byte for ${this.stallMs()} ms while a response was owed)`;
+      this.stalls = 0;
+      this.fruitless = 0;
+      for (const r of this.waiting.splice(0)) {
+        this.settleError(r, 'origin-unreachable', why, false);
+        this.finish(r);
+      }
+    }
     if (this.fruitless >= MAX_FRUITLESS_CONNECTIONS && this.waiting.length > 0) {
       const why = `${this.fruitless} connections in a row to ${this.origin} closed without answering (${closed.kind}: ${closed.message})`;
       this.fruitless = 0;
@@ -286,10 +397,14 @@ export class OriginLane {
   private write(client: PipelinedClient, r: LaneRequest): void {
     r.attempts += 1;
     r.token += 1;
+    r.readable = false;
+    r.wire = null;
     const token = r.token;
     const live = (): boolean => r.token === token && !this.closed;
     const t = r.target;
     this.counters.requestsWritten += 1;
+    // A connection that owed nothing starts its stall clock with this request.
+    if (client.inFlight === 0) this.progress = { bytes: this.conn?.bytesRead ?? 0, at: Date.now() };
     try {
       client.enqueue(
         {
@@ -300,12 +415,22 @@ export class OriginLane {
           ...(t.sameOrigin ? {} : { origin: this.env.pageOrigin }),
         },
         {
-          onHead: (head, atMs) => live() && this.onHead(r, head, atMs),
-          onBody: (piece, atMs) => live() && this.onBody(r, piece, atMs),
+          onHead: (head, atMs) => {
+            if (!live()) return;
+            r.wire = { body: 0, length: head.framing.kind === 'length' ? head.framing.length : head.framing.kind === 'none' ? 0 : null };
+            this.onHead(r, head, atMs);
+            this.cutIfUnwanted(r);
+          },
+          onBody: (piece, atMs) => {
+            if (!live()) return;
+            if (r.wire) r.wire.body += piece.length;
+            this.onBody(r, piece, atMs);
+          },
           onComplete: (result) => {
             if (!live()) return;
             this.counters.responsesCompleted += 1;
             this.fruitless = 0;
+            this.stalls = 0;
             if (!r.settled) {
               r.settled = true;
               r.sink.end(result.endAtMs, r.bodyBytes);
@@ -331,6 +456,7 @@ export class OriginLane {
       this.settleError(r, 'cors', `response withheld: ${cors.reason}`, false);
       return;
     }
+    r.readable = true;
     const headers = exposedHeaders(head.headers, r.target.sameOrigin);
     const names = Object.keys(headers);
     const chars = names.reduce((n, k) => n + k.length + (headers[k] as string).length, 0);
@@ -380,7 +506,9 @@ export class OriginLane {
   private settleError(r: LaneRequest, code: RequestErrorCode, reason: string, retryable: boolean): void {
     if (r.settled) return;
     r.settled = true;
-    r.sink.error(code, reason, retryable);
+    this.env.log(`${this.origin}: request ${r.id} failed: ${code}: ${reason}`);
+    const readable = (r.target.sameOrigin || r.readable) && code !== 'unreachable';
+    r.sink.error(code, readable ? reason : REQUEST_ERROR_TEXT[code], retryable);
   }
 
   private finish(r: LaneRequest): void {
@@ -405,15 +533,16 @@ function failureCode(code: RequestFailureCode): RequestErrorCode {
 function openErrorOutcome(err: unknown): { code: RequestErrorCode; retryable: boolean; reason: string } {
   if (err instanceof HostCommandError) {
     const map: Record<string, RequestErrorCode> = {
-      forbidden_address: 'forbidden-address',
+      forbidden_address: 'unreachable',
       forbidden_port: 'forbidden-port',
-      dns_failed: 'dns-failed',
-      connect_failed: 'connect-failed',
-      tls_failed: 'tls-failed',
+      dns_failed: 'unreachable',
+      connect_failed: 'unreachable',
+      tls_failed: 'unreachable',
       too_many_connections: 'too-many-connections',
     };
     const code = map[err.code] ?? 'host-error';
-    return { code, retryable: code === 'too-many-connections' || code === 'connect-failed', reason: err.message };
+    // `unreachable` is never retryable: a retryable connect failure would tell a closed port from a dead name.
+    return { code, retryable: code === 'too-many-connections', reason: err.message };
   }
   if (err instanceof HostUnavailableError) return { code: 'host-error', retryable: false, reason: err.message };
   return { code: 'host-error', retryable: false, reason: (err as Error).message ?? String(err) };

@@ -7,6 +7,9 @@
  * requests and origins, routes each request to the lane of its origin
  * (origin-lane.ts) and streams the outcome back: head, body pieces as base64
  * (extension messaging is JSON) with the host's receive time, end or error.
+ * Back-pressure: the page reports the body bytes it has taken (`consumed`);
+ * while more than LIMITS.maxUnconsumedBytes posted are not taken, the lanes
+ * hold their acks to the host, which then stops reading the sockets.
  */
 import {
   LIMITS,
@@ -32,6 +35,8 @@ export interface SessionStats {
   workerStartedAt: number;
   pageOrigin: string;
   outstanding: number;
+  /** Body bytes posted to the page and not yet reported consumed. */
+  unconsumedBytes: number;
   requests: number;
   rejected: number;
   origins: LaneStats[];
@@ -44,6 +49,11 @@ export class Session {
   private closed = false;
   private requestCount = 0;
   private rejectedCount = 0;
+  /** Body bytes posted to the page / reported consumed by it (cumulative). */
+  private posted = 0;
+  private consumed = 0;
+  /** Date.now() of the last request or response byte. */
+  private lastActivity = Date.now();
 
   constructor(
     readonly sessionId: number,
@@ -78,7 +88,7 @@ export class Session {
   }
 
   /** Ends the session from the worker's side (host gone for good): tells the page why, then disconnects. */
-  terminate(code: 'host-failed' | 'worker-disconnected', reason: string): void {
+  terminate(code: 'host-failed' | 'worker-disconnected' | 'session-idle', reason: string): void {
     if (this.closed) return;
     this.send({ type: 'closed', code, reason: clipReason(reason) });
     this.close();
@@ -89,12 +99,26 @@ export class Session {
     }
   }
 
+  /**
+   * Closes the session (`closed`, code session-idle, then a disconnect) if no
+   * request is held and neither a request nor a response byte came for
+   * `idleMs` at `now`; true if it did. background.ts sweeps every session.
+   * Only requests and response bytes count: stats/pathInfo polling does not
+   * keep a session alive.
+   */
+  expireIfIdle(now: number = Date.now(), idleMs: number = LIMITS.sessionIdleMs): boolean {
+    if (this.closed || this.requests.size > 0 || now - this.lastActivity < idleMs) return false;
+    this.terminate('session-idle', `no request for ${Math.round((now - this.lastActivity) / 1000)} s: the session is closed to free its slot`);
+    return true;
+  }
+
   stats(): SessionStats {
     return {
       sessionId: this.sessionId,
       workerStartedAt: this.env.workerStartedAt,
       pageOrigin: this.page.origin,
       outstanding: this.outstanding(),
+      unconsumedBytes: this.posted - this.consumed,
       requests: this.requestCount,
       rejected: this.rejectedCount,
       origins: [...this.lanes.values()].map((l) => l.stats()),
@@ -130,6 +154,13 @@ export class Session {
       case 'stats':
         this.send({ type: 'result', id: m.id, value: this.stats() });
         return;
+      case 'consumed': {
+        const c = Math.min(m.bytes, this.posted);
+        if (c <= this.consumed) return;
+        this.consumed = c;
+        if (!this.holdAcks()) for (const lane of this.lanes.values()) lane.resumeAcks();
+        return;
+      }
       case 'close':
         this.close();
         try {
@@ -141,6 +172,11 @@ export class Session {
     }
   }
 
+  /** The page is more than LIMITS.maxUnconsumedBytes behind. */
+  private holdAcks(): boolean {
+    return this.posted - this.consumed >= LIMITS.maxUnconsumedBytes;
+  }
+
   private outstanding(): number {
     let n = 0;
     for (const r of this.requests.values()) if (!r.settled) n += 1;
@@ -149,6 +185,7 @@ export class Session {
 
   private request(id: number, url: string, range: { start: number; end: number } | undefined): void {
     this.requestCount += 1;
+    this.lastActivity = Date.now();
     if (this.requests.has(id)) {
       this.reject(null, `request id ${id} is already in use`); // not `id`: that would fail the live request on the page
       return;
@@ -171,15 +208,27 @@ export class Session {
         fail('too-many-origins', `a session may use at most ${LIMITS.maxOriginsPerSession} media origins`);
         return;
       }
-      lane = new OriginLane(target.origin, target, { host: this.env.host, userAgent: this.env.userAgent, log: this.env.log, pageOrigin: this.page.origin });
+      lane = new OriginLane(target.origin, target, {
+        host: this.env.host,
+        userAgent: this.env.userAgent,
+        log: this.env.log,
+        pageOrigin: this.page.origin,
+        ...(this.env.stallFloorMs !== undefined ? { stallFloorMs: this.env.stallFloorMs } : {}),
+        holdAcks: () => this.holdAcks(),
+      });
       this.lanes.set(target.origin, lane);
     }
     const r = new LaneRequest(id, target, range, {
       head: (status, headers, t) => this.send({ type: 'head', id, status, headers, t }),
-      data: (bytes, t) => this.send({ type: 'data', id, t, b64: pieceBase64(bytes) }),
+      data: (bytes, t) => {
+        this.posted += bytes.length;
+        this.lastActivity = Date.now();
+        this.send({ type: 'data', id, t, b64: pieceBase64(bytes) });
+      },
       end: (t, bodyBytes) => this.send({ type: 'end', id, t, bodyBytes }),
       error: (code, reason, retryable) => this.send({ type: 'error', id, code, reason: clipReason(reason), retryable }),
       done: () => {
+        this.lastActivity = Date.now();
         if (this.requests.get(id) === r) this.requests.delete(id);
       },
     });

@@ -2,6 +2,8 @@
  * Which URLs a page may have the Sprint extension request, and where the
  * socket host may connect for them. Runs in the service
  * worker on every request, before anything reaches the host:
+ *   - no http: URL for an https: page (`mixed-content`, as the browser's
+ *     mixed-content blocking would refuse it; extension/README.md, Security);
  *   - only http: and https: URLs, no user:password@, at most LIMITS.maxUrlLength
  *     characters, no spaces or control characters, a target the HTTP layer can
  *     send byte for byte (src/http/request.ts checkTarget);
@@ -41,10 +43,16 @@ export interface RequestTarget {
 
 export type TargetCheck = { ok: true; target: RequestTarget } | { ok: false; code: RequestErrorCode; reason: string };
 
-/** Parses a page origin as given by the browser ("scheme://host[:port]"); null if opaque or not http(s). */
+/**
+ * Parses a page origin as given by the browser ("scheme://host[:port]"); null
+ * if opaque or not http(s). An opaque origin ("null": a sandboxed frame, a
+ * page served with CSP `sandbox`) is refused: its URL's origin is not its
+ * origin, and using it would let a sandboxed upload read its host's resources.
+ * The URL is used only when the browser gave no origin at all.
+ */
 export function parsePageOrigin(origin: string | undefined, url: string | undefined): { origin: string; hostname: string } | null {
   let candidate = origin;
-  if ((candidate === undefined || candidate === 'null') && url !== undefined) {
+  if (candidate === undefined && url !== undefined) {
     try {
       candidate = new URL(url).origin;
     } catch {
@@ -100,6 +108,8 @@ export function checkRequestUrl(raw: string, page: { origin: string; hostname: s
       `${hostname} is a loopback, private or reserved address and the page (${page.origin}) is not served from it`,
     );
   }
+  // The browser blocks an https: page's requests for http: URLs (mixed content); the host would not, so we do.
+  if (u.protocol === 'http:' && page.origin.startsWith('https:')) return refuse('mixed-content', `an https: page (${page.origin}) may not request an http: URL`);
   u.hash = '';
   return {
     ok: true,

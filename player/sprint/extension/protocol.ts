@@ -14,6 +14,8 @@
  *   {type:'cancel', id}                                stop delivering that response
  *   {type:'pathInfo', id, origin}                      TCP_INFO of the connection to `origin`
  *   {type:'stats', id}                                 introspection of the session
+ *   {type:'consumed', bytes}                           body bytes of `data` the page has taken so far (cumulative,
+ *                                                      all requests of the session): back-pressure, see maxUnconsumedBytes
  *   {type:'close'}                                     end the session
  * extension → page (ExtensionMessage):
  *   {type:'ack', extensionVersion}                     the extension is present (sent at once)
@@ -48,13 +50,23 @@ export const LIMITS = {
   /** Characters of an origin ("scheme://host:port"). */
   maxOriginLength: 300,
   /** Sessions at once in the service worker (all tabs). */
-  maxSessions: 8,
+  maxSessions: 16,
+  /** Sessions at once of one tab (all its frames): no tab can take every slot. */
+  maxSessionsPerTab: 4,
+  /** A session with nothing outstanding and no request or response byte for this long is closed (`session-idle`). */
+  sessionIdleMs: 5 * 60_000,
   /** Sessions one document may open. */
   maxSessionsPerDocument: 4,
   /** Distinct media origins one session may talk to. */
   maxOriginsPerSession: 4,
   /** Raw bytes of one `data` message. */
   maxPieceBytes: 256 * 1024,
+  /**
+   * Body bytes the worker posts to a session beyond what the page reported
+   * `consumed`: past this the worker stops acknowledging the host's data, so
+   * the host stops reading the socket (at most its flow-control window more).
+   */
+  maxUnconsumedBytes: 8 * 1024 * 1024,
   /** Response header fields passed to the page, and their total characters. */
   maxHeaderFields: 100,
   maxHeaderChars: 65536,
@@ -64,25 +76,41 @@ export const LIMITS = {
   maxNonceChars: 64,
 } as const;
 
+/**
+ * Why a request failed: the one set of codes the extension reports to the
+ * page (`error {id, code, reason, retryable}`), with REQUEST_ERROR_TEXT below
+ * the fixed text of each. What a code may reveal (extension/README.md,
+ * "Error codes"):
+ *   - network failures (DNS, a refused address, connect, TLS) are all
+ *     `unreachable`, with the same text and `retryable: false`, so a page
+ *     cannot map the user's network;
+ *   - for a response the page may not read (cross-origin, before or without
+ *     passing the CORS check) `reason` is REQUEST_ERROR_TEXT[code] exactly:
+ *     no byte of the response (status line, header names or values) reaches
+ *     the page; the detail goes to the service worker's log only;
+ *   - for a same-origin response, or one whose head passed CORS, and for
+ *     refusals of the page's own request (URL, bounds), `reason` may carry detail.
+ */
 export type RequestErrorCode =
   /** Not readable by the page: cross-origin and not allowed by the response's CORS headers. Body withheld. */
   | 'cors'
-  /** A loopback/private/reserved address that the page is not served from. Refused before connecting. */
+  /** A loopback/private/reserved IP literal (or localhost) that the page is not served from. Refused before connecting. */
   | 'forbidden-address'
   /** A port browsers refuse (Fetch "bad port"). */
   | 'forbidden-port'
   /** Not an http(s) URL we may request (scheme, credentials, length, characters). */
   | 'forbidden-url'
+  /** An http: URL requested by an https: page (the browser's mixed-content rule). */
+  | 'mixed-content'
   | 'too-many-requests'
   | 'too-many-origins'
   | 'too-many-connections'
   | 'too-large'
-  | 'dns-failed'
-  | 'connect-failed'
-  | 'tls-failed'
+  /** The origin could not be reached: DNS failure, an address the host refuses, connect or TLS failure. */
+  | 'unreachable'
   /** The connection went away before the response was complete. Retryable. */
   | 'connection-lost'
-  /** Several connections in a row closed without answering anything. */
+  /** Several connections in a row closed (or stalled) without answering anything. */
   | 'origin-unreachable'
   | 'malformed-response'
   | 'unusable-response'
@@ -92,6 +120,39 @@ export type RequestErrorCode =
   | 'extension-disconnected'
   /** The extension cannot be used any more (page-side only). */
   | 'unavailable';
+
+/** The fixed text of each request error code: what the page reads when it may not have the detail. */
+export const REQUEST_ERROR_TEXT: Readonly<Record<RequestErrorCode, string>> = {
+  cors: 'the response is not readable by this page (CORS)',
+  'forbidden-address': 'the URL names a loopback, private or reserved address the page is not served from',
+  'forbidden-port': 'the URL names a port browsers do not connect to',
+  'forbidden-url': 'the URL cannot be requested through the extension',
+  'mixed-content': 'an https: page may not request http: URLs',
+  'too-many-requests': `at most ${LIMITS.maxOutstanding} requests may be outstanding per session`,
+  'too-many-origins': `a session may use at most ${LIMITS.maxOriginsPerSession} media origins`,
+  'too-many-connections': 'too many connections are open; try again later',
+  'too-large': `the response exceeds ${LIMITS.maxResponseBytes} bytes`,
+  unreachable: 'the origin could not be reached',
+  'connection-lost': 'the connection closed before the response was complete',
+  'origin-unreachable': 'the origin did not answer',
+  'malformed-response': 'the response is not valid HTTP/1.1',
+  'unusable-response': 'the response cannot be used',
+  'bad-message': 'the extension rejected the message',
+  'host-error': 'the socket host failed',
+  'extension-disconnected': 'the extension session went away',
+  unavailable: 'the Sprint extension is unavailable',
+};
+
+/** Codes whose detail may come from the network: when the page got only the fixed text, the detail is in the worker's log. */
+const NETWORK_DETAIL_CODES: ReadonlySet<RequestErrorCode> = new Set<RequestErrorCode>([
+  'cors', 'unreachable', 'connection-lost', 'origin-unreachable', 'malformed-response', 'unusable-response', 'too-large', 'host-error',
+]);
+
+/** The page's message for a request error: "code: reason", saying where the detail went when it was withheld. */
+export function describeRequestError(code: RequestErrorCode, reason: string): string {
+  const withheld = reason === REQUEST_ERROR_TEXT[code] && NETWORK_DETAIL_CODES.has(code);
+  return `${code}: ${reason}${withheld ? " (details in the Sprint extension's service worker log)" : ''}`;
+}
 
 export type UnavailableCode =
   | 'no-extension'
@@ -103,7 +164,9 @@ export type UnavailableCode =
   | 'forbidden-page'
   | 'worker-timeout'
   | 'handshake-timeout'
-  | 'worker-disconnected';
+  | 'worker-disconnected'
+  /** The worker closed a session that had been idle for LIMITS.sessionIdleMs; say hello again when needed. */
+  | 'session-idle';
 
 export interface ByteRangeMsg {
   start: number;
@@ -115,6 +178,7 @@ export type PageMessage =
   | { type: 'cancel'; id: number }
   | { type: 'pathInfo'; id: number; origin: string }
   | { type: 'stats'; id: number }
+  | { type: 'consumed'; bytes: number }
   | { type: 'close' };
 
 /** Content script → worker: the page messages plus the session's hello. */
@@ -267,6 +331,12 @@ export function checkPageMessage(x: unknown): Checked<PageMessage> {
       if (p) return bad(`close: ${p}`);
       return { ok: true, value: { type: 'close' } };
     }
+    case 'consumed': {
+      const p = keysProblem(x, ['type', 'bytes']);
+      if (p) return bad(`consumed: ${p}`);
+      if (!isNonNegInt(x.bytes)) return bad('consumed: bytes must be an integer >= 0');
+      return { ok: true, value: { type: 'consumed', bytes: x.bytes } };
+    }
     default:
       return bad(`unknown message type ${typeof x.type === 'string' ? JSON.stringify(x.type.slice(0, 40)) : typeof x.type}`, id);
   }
@@ -297,15 +367,10 @@ export function checkSessionMessage(x: unknown): Checked<SessionMessage> {
 // ---------------------------------------------------------------------------
 // Extension → page (minimal checks: the page trusts the extension, not the channel)
 
-const REQUEST_ERROR_CODES: readonly RequestErrorCode[] = [
-  'cors', 'forbidden-address', 'forbidden-port', 'forbidden-url', 'too-many-requests', 'too-many-origins',
-  'too-many-connections', 'too-large', 'dns-failed', 'connect-failed', 'tls-failed', 'connection-lost',
-  'origin-unreachable', 'malformed-response', 'unusable-response', 'bad-message', 'host-error',
-  'extension-disconnected', 'unavailable',
-];
+const REQUEST_ERROR_CODES = Object.keys(REQUEST_ERROR_TEXT) as readonly RequestErrorCode[];
 const UNAVAILABLE_CODES: readonly UnavailableCode[] = [
   'no-extension', 'host-missing', 'host-forbidden', 'host-failed', 'unsupported-protocol', 'too-many-sessions',
-  'forbidden-page', 'worker-timeout', 'handshake-timeout', 'worker-disconnected',
+  'forbidden-page', 'worker-timeout', 'handshake-timeout', 'worker-disconnected', 'session-idle',
 ];
 
 function checkHeaders(x: unknown): string | null {

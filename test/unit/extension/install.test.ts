@@ -4,7 +4,7 @@
 // and --profile user-data-dirs), the clear errors when Go or every browser is
 // missing, and that uninstall leaves the file tree exactly as it was.
 
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join, relative } from 'path';
 import { extensionIdFromKey, extensionIdFromManifest } from '../../../extension/install/extension-id';
@@ -103,6 +103,52 @@ describe('install / uninstall', () => {
     expect(uninstall(env(() => null))).toEqual([]);
     expect(tree(home)).toEqual(before);
     expect(logs.join('\n')).toMatch(/points to another Sprint host/);
+  });
+
+  test('install refuses to overwrite a host manifest it did not write (not ours, or another checkout\'s), writing nothing', () => {
+    const dir = join(home, '.config', 'chromium', 'NativeMessagingHosts');
+    const file = join(dir, 'org.sprint.socket_host.json');
+    for (const content of ['{"name":"org.sprint.socket_host","path":"/opt/someone-else/host"}', JSON.stringify({ name: 'org.sprint.socket_host', description: 'Sprint socket host', path: '/elsewhere/sprint-host', type: 'stdio', allowed_origins: [`chrome-extension://${SPRINT_ID}/`] })]) {
+      writeFileSync(file, content);
+      const before = tree(base);
+      expect(() => install(env((n) => (n === 'chromium' ? '/usr/bin/chromium' : null)), { build: false })).toThrow(/already exists and is not this checkout's.*left it unchanged/s);
+      expect(readFileSync(file, 'utf8')).toBe(content);
+      expect(tree(base)).toEqual(before);
+    }
+  });
+
+  test('install never follows a symlink at the manifest path: refused, the link and its target unchanged', () => {
+    const dir = join(home, '.config', 'chromium', 'NativeMessagingHosts');
+    const target = join(base, 'precious.txt');
+    writeFileSync(target, 'do not touch');
+    symlinkSync(target, join(dir, 'org.sprint.socket_host.json'));
+    expect(() => install(env((n) => (n === 'chromium' ? '/usr/bin/chromium' : null)), { build: false })).toThrow(/is a symbolic link/);
+    expect(readFileSync(target, 'utf8')).toBe('do not touch');
+    expect(lstatSync(join(dir, 'org.sprint.socket_host.json')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(dir, 'org.sprint.socket_host.json'))).toBe(target);
+  });
+
+  test('re-install over its own manifest is fine', () => {
+    const chromium = env((n) => (n === 'chromium' ? '/usr/bin/chromium' : null));
+    install(chromium, { build: false });
+    expect(() => install(chromium, { build: false })).not.toThrow();
+  });
+
+  test('uninstall leaves a manifest listed in its receipt that now points at another checkout\'s host, and a symlink', () => {
+    install(env((n) => (n === 'chromium' ? '/usr/bin/chromium' : null)), { build: false });
+    const file = join(home, '.config', 'chromium', 'NativeMessagingHosts', 'org.sprint.socket_host.json');
+    const other = JSON.stringify({ name: 'org.sprint.socket_host', description: 'Sprint socket host', path: '/other/checkout/dist/extension/host/sprint-host', type: 'stdio', allowed_origins: [`chrome-extension://${SPRINT_ID}/`] });
+    writeFileSync(file, other);
+    expect(uninstall(env(() => null))).not.toContain(file);
+    expect(readFileSync(file, 'utf8')).toBe(other);
+    expect(logs.join('\n')).toMatch(/points to another Sprint host/);
+    // A link to a file that would pass as ours is left too (uninstall deletes only regular files).
+    const ours = join(base, 'ours.json');
+    writeFileSync(ours, JSON.stringify({ name: 'org.sprint.socket_host', description: 'Sprint socket host', path: join(root, 'dist', 'extension', 'host', 'sprint-host'), type: 'stdio', allowed_origins: [`chrome-extension://${SPRINT_ID}/`] }));
+    rmSync(file);
+    symlinkSync(ours, file);
+    expect(uninstall(env(() => null))).not.toContain(file);
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
   });
 
   test('no browser found: a clear error, nothing written', () => {

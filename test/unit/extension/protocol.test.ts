@@ -89,6 +89,14 @@ describe('checkPageMessage', () => {
     expect(r.id).toBe(id);
   });
 
+  test('consumed (back-pressure): a cumulative byte count, nothing else', () => {
+    expect(checkPageMessage({ type: 'consumed', bytes: 0 })).toEqual({ ok: true, value: { type: 'consumed', bytes: 0 } });
+    expect(checkPageMessage({ type: 'consumed', bytes: 2 ** 40 })).toEqual({ ok: true, value: { type: 'consumed', bytes: 2 ** 40 } });
+    for (const bad of [{ type: 'consumed' }, { type: 'consumed', bytes: -1 }, { type: 'consumed', bytes: 1.5 }, { type: 'consumed', bytes: '5' }, { type: 'consumed', bytes: 5, id: 1 }]) {
+      expect(checkPageMessage(bad)).toMatchObject({ ok: false, reason: expect.stringMatching(/^consumed: /) });
+    }
+  });
+
   test('the session hello is accepted only between content script and worker', () => {
     expect(checkSessionMessage({ type: 'hello', protocol: 1 })).toEqual({ ok: true, value: { type: 'hello', protocol: 1 } });
     expect(checkSessionMessage({ type: 'hello', protocol: '1' })).toMatchObject({ ok: false });

@@ -203,3 +203,68 @@ test('session closed and the host is gone: unavailable, held requests fail non-r
   await later.rec.done;
   expect(later.rec.events).toEqual([expect.stringMatching(/^error false the Sprint extension is unavailable/)]);
 });
+
+test('the codes that hide detail (unreachable, mixed-content, a withheld response) reach the sink with their fixed text and a pointer to the worker log; an unknown code is refused', async () => {
+  const { win, ports } = fakeWindow([welcomes]);
+  const found = await detectExtension(1000, { win, reconnectDelaysMs: [10] });
+  if (!found.ok) throw new Error(found.reason);
+  const t = found.transport;
+  cleanup.push(() => t.close());
+  const port = ports[0] as MessagePort;
+  const outcomes: string[] = [];
+  for (const [code, reason] of [
+    ['unreachable', 'the origin could not be reached'],
+    ['mixed-content', 'an https: page may not request http: URLs'],
+    ['malformed-response', 'the response is not valid HTTP/1.1'],
+  ] as const) {
+    const s = recordingSink();
+    const sent = nextMessage(port);
+    t.request({ url: 'https://cdn.example/a.m4s' }, s.sink);
+    const msg = await sent;
+    port.postMessage({ type: 'error', id: msg.id, code, reason, retryable: false });
+    await s.rec.done;
+    outcomes.push(...s.rec.events);
+  }
+  expect(outcomes).toEqual([
+    "error false unreachable: the origin could not be reached (details in the Sprint extension's service worker log)",
+    "error false mixed-content: an https: page may not request http: URLs",
+    "error false malformed-response: the response is not valid HTTP/1.1 (details in the Sprint extension's service worker log)",
+  ]);
+  // The retired codes are no longer part of the protocol: the page refuses such a message.
+  const s = recordingSink();
+  const sent = nextMessage(port);
+  t.request({ url: 'https://cdn.example/b.m4s' }, s.sink);
+  const msg = await sent;
+  port.postMessage({ type: 'error', id: msg.id, code: 'dns-failed', reason: 'x', retryable: false });
+  port.postMessage({ type: 'error', id: msg.id, code: 'unreachable', reason: 'the origin could not be reached', retryable: false });
+  await s.rec.done;
+  expect(s.rec.events).toEqual([expect.stringMatching(/^error false unreachable: /)]);
+});
+
+test('back-pressure: the page reports the body bytes it has taken (consumed, cumulative, counting pieces of requests it no longer wants)', async () => {
+  const { win, ports } = fakeWindow([welcomes]);
+  const found = await detectExtension(1000, { win });
+  if (!found.ok) throw new Error(found.reason);
+  const t = found.transport;
+  cleanup.push(() => t.close());
+  const cs = ports[0] as MessagePort;
+  const fromPage: Array<Record<string, unknown>> = [];
+  const sent = nextMessage(cs);
+  const { sink, rec } = recordingSink();
+  t.request({ url: 'https://cdn.example/a.m4s' }, sink);
+  const msg = await sent;
+  cs.onmessage = (ev: MessageEvent) => fromPage.push(ev.data as Record<string, unknown>);
+  const id = msg.id as number;
+  cs.postMessage({ type: 'head', id, status: 200, headers: {}, t: 1 });
+  cs.postMessage({ type: 'data', id, t: 2, bytes: new Uint8Array(1000).buffer });
+  cs.postMessage({ type: 'data', id, t: 3, bytes: new Uint8Array(24).buffer });
+  cs.postMessage({ type: 'data', id: id + 50, t: 3, bytes: new Uint8Array(100).buffer }); // not ours any more: taken all the same
+  cs.postMessage({ type: 'end', id, t: 4, bodyBytes: 1024 });
+  await rec.done;
+  for (let i = 0; i < 50 && !fromPage.some((m) => m.type === 'consumed' && m.bytes === 1124); i += 1) await new Promise((r) => setTimeout(r, 10));
+  const consumed = fromPage.filter((m) => m.type === 'consumed').map((m) => m.bytes as number);
+  expect(consumed.length).toBeGreaterThan(0);
+  expect(consumed[consumed.length - 1]).toBe(1124);
+  expect([...consumed].sort((a, b) => a - b)).toEqual(consumed);
+  for (const m of fromPage) expect(Object.keys(m).sort()).toEqual(m.type === 'consumed' ? ['bytes', 'type'] : Object.keys(m).sort());
+});

@@ -30,7 +30,7 @@ describe('checkRequestUrl', () => {
 
   test('same origin and explicit ports', () => {
     expect(checkRequestUrl('https://player.example/a.m4s', page)).toMatchObject({ ok: true, target: { sameOrigin: true, port: 443 } });
-    expect(checkRequestUrl('http://cdn.example:8080/a', page)).toMatchObject({ ok: true, target: { host: 'cdn.example:8080', port: 8080, tls: false, sameOrigin: false } });
+    expect(checkRequestUrl('http://cdn.example:8080/a', { origin: 'http://player.example', hostname: 'player.example' })).toMatchObject({ ok: true, target: { host: 'cdn.example:8080', port: 8080, tls: false, sameOrigin: false } });
     expect(checkRequestUrl('https://player.example:443/a', page)).toMatchObject({ ok: true, target: { sameOrigin: true } });
   });
 
@@ -84,8 +84,8 @@ describe('checkRequestUrl', () => {
   });
 
   test('public literals are fine', () => {
-    expect(checkRequestUrl('http://93.184.216.34/x', page)).toMatchObject({ ok: true, target: { allowPrivate: false } });
-    expect(checkRequestUrl('http://[2606:2800:220:1::1]:8080/x', page)).toMatchObject({ ok: true, target: { hostname: '[2606:2800:220:1::1]', host: '[2606:2800:220:1::1]:8080' } });
+    expect(checkRequestUrl('https://93.184.216.34/x', page)).toMatchObject({ ok: true, target: { allowPrivate: false } });
+    expect(checkRequestUrl('https://[2606:2800:220:1::1]:8080/x', page)).toMatchObject({ ok: true, target: { hostname: '[2606:2800:220:1::1]', host: '[2606:2800:220:1::1]:8080' } });
   });
 
   const refusedUrls: Array<[string, RegExp]> = [
@@ -137,5 +137,21 @@ describe('parsePageOrigin', () => {
     expect(parsePageOrigin('file://', undefined)).toBeNull();
     expect(parsePageOrigin('https://player.example/path', undefined)).toBeNull();
     expect(parsePageOrigin(undefined, undefined)).toBeNull();
+  });
+  test('an opaque origin ("null": sandboxed frame, CSP sandbox) is refused even when the URL has a real origin', () => {
+    expect(parsePageOrigin('null', 'https://victim.example/uploads/x.html')).toBeNull();
+    expect(parsePageOrigin('null', 'http://192.168.1.10/x.html')).toBeNull();
+    // Only a sender without any origin falls back to its URL.
+    expect(parsePageOrigin(undefined, 'https://victim.example/uploads/x.html')).toEqual({ origin: 'https://victim.example', hostname: 'victim.example' });
+  });
+});
+
+describe('mixed content', () => {
+  test('an https: page may not request http: URLs (as the browser refuses mixed content); http: pages and https: URLs are unaffected', () => {
+    expect(checkRequestUrl('http://cdn.example/v/a.m4s', page)).toMatchObject({ ok: false, code: 'mixed-content' });
+    expect(checkRequestUrl('http://player.example/a.m4s', page)).toMatchObject({ ok: false, code: 'mixed-content' });
+    expect(checkRequestUrl('https://cdn.example/v/a.m4s', page)).toMatchObject({ ok: true });
+    expect(checkRequestUrl('http://cdn.example/v/a.m4s', { origin: 'http://player.example', hostname: 'player.example' })).toMatchObject({ ok: true });
+    expect(checkRequestUrl('https://cdn.example/v/a.m4s', { origin: 'http://player.example', hostname: 'player.example' })).toMatchObject({ ok: true });
   });
 });
