@@ -53,6 +53,13 @@ describe('trains at a full buffer, small segments, 600 ms RTT', () => {
       secs: w.fromMs !== null && w.toMs !== null ? (w.toMs - w.fromMs) / 1000 : null,
     }));
     process.stderr.write(`trains on the wire: ${JSON.stringify(summary)}\n`);
+    if (process.env['SPRINT_DEBUG_TRAINS']) {
+      for (const t of s.trains) process.stderr.write(`train ${t.id}: start ${t.startMs.toFixed(0)} end ${t.endMs?.toFixed(0)} window ${t.window} rtt ${t.rttEstimateSec} bw ${t.bandwidthEstimateBitsPerSec} target ${t.targetBytes}\n`);
+      const t0 = Math.min(...requests.map((r) => r.arrivalMs ?? r.startMs));
+      for (const r of [...requests].sort((a, b) => (a.arrivalMs ?? 0) - (b.arrivalMs ?? 0))) {
+        process.stderr.write(`  conn ${r.conn} ${r.url.split('/').pop()} ${r.range} bytes ${r.bytes} arrival ${((r.arrivalMs ?? 0) - t0).toFixed(0)} start ${(r.startMs - t0).toFixed(0)} end ${(r.endMs - t0).toFixed(0)}\n`);
+      }
+    }
 
     // Downloading paused and resumed: more than one train of several requests.
     expect(trains.length).toBeGreaterThanOrEqual(2);
