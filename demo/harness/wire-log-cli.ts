@@ -38,6 +38,9 @@ overlaps it. RUN_DIR pairs origin-<port>.log with player-<port>.jsonl.
 
 Columns: MB = body bytes the origin sent; range MB = what the Range headers
 asked for (a cancelled expanded request sends less than it asked for).
+Trains (with the player's log): pipelined = requests after the first that
+arrived before the train's previous response ended; idle = time inside the
+train no response of it was being written; IDLE flags trains idle over 5 %.
 `;
 
 interface LogPair {
