@@ -11,7 +11,7 @@ import * as path from 'path';
 import { OptionsSpec, parseArgs, UsageError } from '../../src/cli/args';
 import { CliIo, processIo, reportError } from '../../src/cli/io';
 import { readJsonl } from '../testbed/jsonl';
-import { Burst, bursts, isProbe, matchPlanned, mediaTypesOf, parseWireLine, PlannedTransfer, plannedTransfers, TrainOnWire, trainsOnWire, WireRequest } from './wire-log';
+import { Burst, bursts, isProbe, matchPlanned, mediaTypesOf, parseWireLine, PlannedTransfer, plannedTransfers, TRAIN_IDLE_FLAG_SHARE, TrainOnWire, trainsOnWire, WireRequest } from './wire-log';
 
 const SPEC: OptionsSpec = {
   player: { kind: 'value' },
@@ -38,6 +38,9 @@ overlaps it. RUN_DIR pairs origin-<port>.log with player-<port>.jsonl.
 
 Columns: MB = body bytes the origin sent; range MB = what the Range headers
 asked for (a cancelled expanded request sends less than it asked for).
+Trains (with the player's log): pipelined = requests after the first that
+arrived before the train's previous response ended; idle = time inside the
+train no response of it was being written; IDLE flags trains idle over 5 %.
 `;
 
 interface LogPair {
@@ -124,10 +127,15 @@ function aligned(all: readonly (readonly string[])[]): string[] {
   return all.map((r) => `  ${r.map((c, i) => c.padEnd(widths[i] as number)).join('  ')}`.trimEnd());
 }
 
+/** Whether a train idled on the wire for more than TRAIN_IDLE_FLAG_SHARE of its time. */
+export function trainIdleFlagged(w: TrainOnWire): boolean {
+  return w.idleShare !== null && w.idleShare > TRAIN_IDLE_FLAG_SHARE;
+}
+
 /** Sprint's trains (player log) beside the video requests the origin saw while each ran. */
 function trainTable(trains: readonly TrainOnWire[], t0: number): string[] {
   if (trains.length === 0) return [];
-  const header = ['train', 'from s', 'secs', 'model target MB', 'connections', 'requests', 'pipelined', 'MB on the wire', 'Mbit/s'];
+  const header = ['train', 'from s', 'secs', 'model target MB', 'connections', 'requests', 'pipelined', 'idle s', 'idle %', 'MB on the wire', 'Mbit/s', ''];
   const body = trains.map((w) => {
     const secs = w.fromMs !== null && w.toMs !== null ? (w.toMs - w.fromMs) / 1000 : 0;
     const target = w.train.initialTargetBytes !== w.train.targetBytes ? `${mb(w.train.targetBytes)} (first ${mb(w.train.initialTargetBytes)})` : mb(w.train.targetBytes);
@@ -138,14 +146,21 @@ function trainTable(trains: readonly TrainOnWire[], t0: number): string[] {
       target,
       w.conns.join(' ') || '–',
       String(w.requests),
-      w.arrivalsKnown ? String(w.pipelined) : 'n/a',
+      w.arrivalsKnown ? `${w.pipelined}${w.requests > 1 ? ` (${Math.round((100 * w.pipelined) / (w.requests - 1))} %)` : ''}` : 'n/a',
+      w.idleMs !== null ? (w.idleMs / 1000).toFixed(1) : '–',
+      w.idleShare !== null ? (100 * w.idleShare).toFixed(1) : '–',
       mb(w.bytes),
       secs > 0 && w.bytes >= 100_000 ? ((w.bytes * 8) / secs / 1e6).toFixed(2) : '–',
+      trainIdleFlagged(w) ? 'IDLE' : '',
     ];
   });
+  const flagged = trains.filter(trainIdleFlagged).length;
   return [
-    '  Sprint trains (player log) and the video requests the origin saw while each ran; the last train may still have been open when the run ended:',
+    '  Sprint trains (player log) and the video requests the origin saw while each ran; the last train may still have been open when the run ended.',
+    '  pipelined: requests after the first that arrived before the train\'s previous response ended (share of those); idle: time inside the train',
+    `  no response of it was being written (gaps between one response's end and the next one's start); IDLE: over ${100 * TRAIN_IDLE_FLAG_SHARE} % of the train's time.`,
     ...aligned([header, ...body]),
+    `  ${flagged} of ${trains.length} trains idle over ${100 * TRAIN_IDLE_FLAG_SHARE} % of their time on the wire.`,
     '',
   ];
 }

@@ -271,12 +271,52 @@ export interface TrainOnWire {
   readonly conns: readonly number[];
   readonly requests: number;
   readonly bytes: number;
-  /** Requests that arrived before the response ahead of them on their connection ended. */
+  /**
+   * Requests after the train's first that arrived before the response ahead
+   * of them in the train ended (on one pipelined connection: the previous
+   * response on it; with a train spread over parallel connections, fetch on
+   * HTTP/1.1: the train's previous request in arrival order).
+   */
   readonly pipelined: number;
   /** Whether the log had arrival times (false: nginx, and `pipelined` is 0). */
   readonly arrivalsKnown: boolean;
   readonly fromMs: number | null;
   readonly toMs: number | null;
+  /**
+   * Idle time inside the train on the wire, ms: from its first response's
+   * start to its last one's end, the time no response of the train was being
+   * written (see `idleInside`). Null without requests.
+   */
+  readonly idleMs: number | null;
+  /** idleMs over the train's time on the wire (toMs − fromMs); null without requests or time. */
+  readonly idleShare: number | null;
+}
+
+/**
+ * A train whose idle share on the wire is above this is flagged: the paper's
+ * trains (§IV-B1) keep the next request at the server while the previous
+ * response is being sent, so the wire should not idle inside a train.
+ */
+export const TRAIN_IDLE_FLAG_SHARE = 0.05;
+
+/**
+ * Idle time inside a run of responses: the gaps, between the first start
+ * and the last end, covered by none of the [start, end] intervals. On one
+ * connection this is the sum of the gaps between one response's end and the
+ * next response's start; on parallel connections a gap counts only when no
+ * response at all was being written.
+ */
+export function idleInside(responses: readonly Pick<WireRequest, 'startMs' | 'endMs'>[]): { spanMs: number; idleMs: number } {
+  if (responses.length === 0) return { spanMs: 0, idleMs: 0 };
+  const sorted = [...responses].sort((a, b) => a.startMs - b.startMs);
+  const from = (sorted[0] as WireRequest).startMs;
+  let coveredTo = from;
+  let idle = 0;
+  for (const r of sorted) {
+    if (r.startMs > coveredTo) idle += r.startMs - coveredTo;
+    coveredTo = Math.max(coveredTo, r.endMs);
+  }
+  return { spanMs: coveredTo - from, idleMs: idle };
 }
 
 /**
@@ -301,12 +341,12 @@ export function trainsOnWire(requests: readonly WireRequest[], planned: readonly
         return at >= train.fromMs && at <= until;
       });
       let pipelined = 0;
-      const lastOnConn = new Map<number, WireRequest>();
-      for (const r of mine) {
-        const prev = lastOnConn.get(r.conn);
-        if (prev && r.arrivalMs !== null && r.arrivalMs < prev.endMs) pipelined += 1;
-        lastOnConn.set(r.conn, r);
+      for (let i = 1; i < mine.length; i += 1) {
+        const r = mine[i] as WireRequest;
+        const prev = mine[i - 1] as WireRequest;
+        if (r.arrivalMs !== null && r.arrivalMs < prev.endMs) pipelined += 1;
       }
+      const { spanMs, idleMs } = idleInside(mine);
       return {
         train,
         conns: [...new Set(mine.map((r) => r.conn))],
@@ -316,6 +356,8 @@ export function trainsOnWire(requests: readonly WireRequest[], planned: readonly
         arrivalsKnown: mine.every((r) => r.arrivalMs !== null),
         fromMs: mine.length > 0 ? Math.min(...mine.map((r) => r.startMs)) : null,
         toMs: mine.length > 0 ? Math.max(...mine.map((r) => r.endMs)) : null,
+        idleMs: mine.length > 0 ? idleMs : null,
+        idleShare: spanMs > 0 ? idleMs / spanMs : null,
       };
     });
 }

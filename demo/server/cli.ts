@@ -61,6 +61,7 @@ const SPEC: OptionsSpec = {
   'reset-count': { kind: 'value' },
   'reset-with': { kind: 'value' },
   delay: { kind: 'value' },
+  latency: { kind: 'value' },
   'misorder-responses': { kind: 'flag' },
   'rate-limit': { kind: 'value' },
   h2: { kind: 'flag' },
@@ -108,6 +109,8 @@ Fault injection (all off by default; with --h2 only --no-range, --no-cors,
   --reset-count N|every        how many responses to cut (default 1)
   --reset-with fin|rst         cut with a FIN (exact byte count) or a TCP reset (default fin)
   --delay DURATION             wait before each response, e.g. 50ms
+  --latency DURATION           emulate this RTT: no response starts before its
+                               request arrived this long ago, e.g. 600ms
   --misorder-responses         answer two waiting pipelined requests in the wrong order
   --rate-limit RATE            send bodies (all connections together) at most this fast, e.g. 8mbit
   -h, --help                   show this help
@@ -171,6 +174,7 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions {
     throw new UsageError('--reset-count and --reset-with need --reset-after-bytes');
   }
   set('delayMs', ms('delay'));
+  set('latencyMs', ms('latency'));
   set('misorderResponses', args.flags.has('misorder-responses') || undefined);
   const rate = v('rate-limit');
   if (rate !== undefined) opts.rateLimitBitsPerSec = parseBitsPerSecond(rate, { name: '--rate-limit' });

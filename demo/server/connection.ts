@@ -232,6 +232,11 @@ export class Connection {
     }
     const body = plan.body;
     try {
+      if (o.latencyMs > 0) {
+        // Emulated RTT: the first byte leaves no earlier than arrival + latency.
+        const wait = req.arrival + o.latencyMs - nowMs();
+        if (wait > 0) await this.delay(wait);
+      }
       if (o.delayMs > 0) await this.delay(o.delayMs);
       if (this.isClosed()) return; // onClose logged the record
       await this.writeResponse(req, plan, pending);

@@ -71,6 +71,14 @@ export interface OriginOptions {
   /** Wait this long before starting each response, ms. Default 0. */
   readonly delayMs?: number;
   /**
+   * Emulated round-trip time on loopback, ms: no response's first byte is
+   * written before its request arrived this long ago. Unlike `delayMs` (a wait
+   * after the previous response), requests pipelined or sent early enough see
+   * no gap, as on a real path whose RTT is covered by the requests in flight
+   * (paper §IV-B1). Responses keep their order on each connection. Default 0.
+   */
+  readonly latencyMs?: number;
+  /**
    * Answer pipelined requests out of order: when two or more are waiting, the
    * later is answered first (a broken intermediary that mismatches responses).
    */
@@ -106,6 +114,7 @@ export interface ResolvedOriginOptions {
   readonly resetCount: number;
   readonly resetWith: 'fin' | 'rst';
   readonly delayMs: number;
+  readonly latencyMs: number;
   readonly misorderResponses: boolean;
   readonly rateLimitBitsPerSec: number | null;
 }
@@ -174,6 +183,7 @@ export function resolveOriginOptions(o: OriginOptions = {}): ResolvedOriginOptio
     resetCount,
     resetWith: o.resetWith ?? 'fin',
     delayMs: integer('delayMs', o.delayMs, 0, 0),
+    latencyMs: integer('latencyMs', o.latencyMs, 0, 0),
     misorderResponses: flag('misorderResponses', o.misorderResponses),
     rateLimitBitsPerSec: o.rateLimitBitsPerSec ?? null,
   };

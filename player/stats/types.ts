@@ -72,7 +72,7 @@ export interface TrainRecord {
   issuedBytes: number;
   completedBytes: number;
   requests: number;
-  /** Outstanding window (requests) in force. */
+  /** Most requests outstanding at once while the train ran (the outstanding window counts bytes, §IV-B1). */
   window: number;
   startMs: number;
   endMs: number | null;
@@ -155,7 +155,7 @@ export interface EstimateStats {
   probeRttSec?: number | null;
   /** RTT from TCP_INFO of the train connection, seconds (Sprint on the extension). */
   tcpInfoRttSec?: number | null;
-  /** Sprint: outstanding window (requests) in force. */
+  /** Sprint: requests outstanding right after the last one was issued (the window counts bytes, §IV-B1). */
   outstandingWindow?: number | null;
   /** Sprint: how the train's requests travel (`extension`, `fetch`). */
   transport?: string | null;

@@ -4,9 +4,20 @@
 // "We set this number to generate a response of at least BDP bytes (but
 // enforce a minimum of 2 to avoid sequential downloads)."
 //
-// Pure function, sizes in bytes.
+// The window counts bytes, not requests (`mayIssueRequest`): a new request
+// may be issued while fewer than 2 are outstanding, or while the bytes the
+// outstanding requests have yet to deliver are fewer than one fair BDP plus
+// the size of the response now arriving — so the next request reaches the
+// server one RTT before the bytes ahead of it run out, whatever the segment
+// size. A count fixed when a train starts does not: with small segments (a
+// 4 s segment at the 0.3 Mbit/s rung is 150 KB) two outstanding requests
+// cover less than a fair BDP plus the response arriving, and the server idles
+// about one RTT between bursts. `outstandingRequests` (how many segments of a
+// given size cover one BDP) remains for the model CLI (src/cli/model.ts).
+//
+// Pure functions, sizes in bytes.
 
-import { requireInteger, requirePositive } from './validate';
+import { requireInteger, requireNonNegative, requirePositive } from './validate';
 
 /** §IV-B1: never fewer than 2 outstanding requests (1 would be sequential downloading). */
 export const MIN_OUTSTANDING_REQUESTS = 2;
@@ -69,4 +80,69 @@ export function outstandingRequests(
     }
   }
   return Math.min(maxRequests, Math.max(MIN_OUTSTANDING_REQUESTS, needed));
+}
+
+/** One outstanding request as the byte window sees it. */
+export interface OutstandingRequest {
+  /** The response's expected size, bytes (its range, or bitrate × duration). */
+  readonly expectedBytes: number;
+  /** Bytes of the response received so far. */
+  readonly receivedBytes: number;
+}
+
+/** The outstanding requests summed up for `mayIssueRequest`. */
+export interface OutstandingBytes {
+  /** Requests issued and not yet completed. */
+  readonly requests: number;
+  /** Bytes those requests have yet to deliver (each at least 0). */
+  readonly unreceivedBytes: number;
+  /**
+   * Expected size of the response currently arriving: the oldest outstanding
+   * request with bytes received; 0 while none is arriving.
+   */
+  readonly arrivingBytes: number;
+}
+
+/** Sums up outstanding requests, oldest first (request order). */
+export function outstandingBytes(requests: readonly OutstandingRequest[]): OutstandingBytes {
+  let unreceived = 0;
+  let arriving = 0;
+  let found = false;
+  requests.forEach((r, i) => {
+    requireNonNegative(`requests[${i}].expectedBytes`, r.expectedBytes);
+    requireNonNegative(`requests[${i}].receivedBytes`, r.receivedBytes);
+    unreceived += Math.max(0, r.expectedBytes - r.receivedBytes);
+    if (!found && r.receivedBytes > 0) {
+      found = true;
+      arriving = Math.max(r.expectedBytes, r.receivedBytes);
+    }
+  });
+  return { requests: requests.length, unreceivedBytes: unreceived, arrivingBytes: arriving };
+}
+
+/**
+ * May one more request be issued (§IV-B1, counted in bytes)? Yes while fewer
+ * than 2 are outstanding (never sequential), else while the outstanding
+ * requests' unreceived bytes are below one fair BDP plus the size of the
+ * response arriving; never with `maxRequests` outstanding.
+ *
+ * @param fairBdpBytes fair-share bandwidth × RTT, bytes (> 0).
+ * @param maxRequests hard cap on outstanding requests (integer >= 2), default 32;
+ *   see DEFAULT_MAX_OUTSTANDING_REQUESTS.
+ * @throws RangeError for a non-positive BDP, a cap below 2 or negative byte counts.
+ */
+export function mayIssueRequest(
+  outstanding: OutstandingBytes,
+  fairBdpBytes: number,
+  maxRequests: number = DEFAULT_MAX_OUTSTANDING_REQUESTS,
+): boolean {
+  requirePositive('fairBdpBytes', fairBdpBytes);
+  requireInteger('maxRequests', maxRequests, MIN_OUTSTANDING_REQUESTS);
+  const { requests, unreceivedBytes, arrivingBytes } = outstanding;
+  requireInteger('outstanding.requests', requests, 0);
+  requireNonNegative('outstanding.unreceivedBytes', unreceivedBytes);
+  requireNonNegative('outstanding.arrivingBytes', arrivingBytes);
+  if (requests >= maxRequests) return false;
+  if (requests < MIN_OUTSTANDING_REQUESTS) return true;
+  return unreceivedBytes < fairBdpBytes + arrivingBytes;
 }

@@ -7,10 +7,14 @@
  *    for the *current* estimates (`retarget`): a train that began on the
  *    bootstrap guesses (no transfer measured yet) is held to what the first
  *    measurements say, not to a guess that may be ten times too large.
- *  - While a train runs, requests are issued whenever fewer than the
- *    *outstanding window* are in flight: enough to cover one fair BDP of
- *    bytes, at least 2 — so the server never waits for a request, yet the ABR
- *    still picks every segment's bitrate when that segment is requested.
+ *  - While a train runs, requests are issued whenever the *outstanding
+ *    window* has room, counted in bytes on the live state of the requests
+ *    in flight (src/model/outstanding-window.ts): fewer than 2 outstanding,
+ *    or their unreceived bytes below one fair BDP plus the response arriving
+ *    — so the server never waits for a request whatever the segment size,
+ *    yet the ABR still picks every segment's bitrate when that segment is
+ *    requested. The caller asks again as bytes arrive, not only when a
+ *    request completes.
  *  - The minimum train is enforced each time downloading resumes, even if
  *    the buffer then exceeds the player's target by up to one train; outside
  *    a train, requests follow the player's own buffer target. With
@@ -20,7 +24,7 @@
  * The policy only answers "may another request be issued now?" and keeps
  * the books; the scheduler hook asks dash.js for the request (and so its ABR).
  */
-import { outstandingRequests } from '../model/outstanding-window';
+import { DEFAULT_MAX_OUTSTANDING_REQUESTS, mayIssueRequest } from '../model/outstanding-window';
 
 export interface TrainSnapshot {
   id: number;
@@ -31,8 +35,8 @@ export interface TrainSnapshot {
   completedBytes: number;
   startedAtMs: number;
   endedAtMs: number | null;
-  /** Outstanding window in force when the train started. */
-  window: number;
+  /** Most requests outstanding at once while the train ran (the byte window, in requests). */
+  maxOutstanding: number;
   /** The target when the train started (before any retarget). */
   initialTargetBytes: number;
 }
@@ -40,11 +44,19 @@ export interface TrainSnapshot {
 export interface TrainPolicyOptions {
   /** Enforce the minimum train past the player's buffer target (§IV-B1). Default true. */
   readonly minimumTrain?: boolean;
+  /** Hard cap on outstanding requests. Default DEFAULT_MAX_OUTSTANDING_REQUESTS (32). */
+  readonly maxOutstanding?: number;
 }
 
 export interface IssueContext {
   /** Requests issued and not yet completed. */
   outstanding: number;
+  /** Bytes the outstanding requests have yet to deliver, now. */
+  unreceivedBytes: number;
+  /** Expected size of the response arriving now (the oldest outstanding with bytes received), 0 if none. */
+  arrivingBytes: number;
+  /** One fair BDP on the current estimates, bytes (§IV-A). */
+  fairBdpBytes: number;
   /** Seconds of media appended ahead of the playhead. */
   bufferSec: number;
   /** Seconds of media in requests issued and not yet appended. */
@@ -60,15 +72,19 @@ export class TrainPolicy {
   private nextId = 1;
   /** Enforce the minimum train past the buffer target; turned off for good after a buffer quota error. */
   minimumTrain: boolean;
+  private readonly maxOutstanding: number;
 
   constructor(options: TrainPolicyOptions = {}) {
     this.minimumTrain = options.minimumTrain ?? true;
+    this.maxOutstanding = options.maxOutstanding ?? DEFAULT_MAX_OUTSTANDING_REQUESTS;
+    if (!Number.isInteger(this.maxOutstanding) || this.maxOutstanding < 2) {
+      throw new RangeError(`maxOutstanding must be an integer >= 2, got ${this.maxOutstanding}`);
+    }
   }
 
   /** Starts a new train when downloading resumes; returns it. */
-  begin(targetBytes: number, window: number, atMs: number): TrainSnapshot {
+  begin(targetBytes: number, atMs: number): TrainSnapshot {
     if (!(targetBytes > 0)) throw new RangeError(`train target must be positive, got ${targetBytes}`);
-    if (!Number.isInteger(window) || window < 2) throw new RangeError(`outstanding window must be an integer >= 2, got ${window}`);
     this.current = {
       id: this.nextId++,
       targetBytes,
@@ -78,7 +94,7 @@ export class TrainPolicy {
       completedBytes: 0,
       startedAtMs: atMs,
       endedAtMs: null,
-      window,
+      maxOutstanding: 0,
       initialTargetBytes: targetBytes,
     };
     return this.current;
@@ -110,10 +126,12 @@ export class TrainPolicy {
     return this.minimumTrain && this.trainUnspent;
   }
 
-  onIssued(expectedBytes: number): void {
+  /** A request of the running train was issued; `outstandingAfter` counts it. */
+  onIssued(expectedBytes: number, outstandingAfter = 0): void {
     if (!this.current) return;
     this.current.issuedRequests += 1;
     this.current.issuedBytes += Math.max(0, expectedBytes);
+    this.current.maxOutstanding = Math.max(this.current.maxOutstanding, outstandingAfter);
   }
 
   onCompleted(bytes: number, atMs: number, outstandingAfter: number): void {
@@ -129,20 +147,16 @@ export class TrainPolicy {
   }
 
   /**
-   * May another request be issued now? Never beyond the outstanding window;
-   * within it, while the train is unspent (even past the buffer target, by at
-   * most one train, unless the minimum train is off), or while the buffer
-   * plus what is in flight stays below the target.
+   * May another request be issued now? Never beyond the outstanding window
+   * (in bytes, on the live outstanding state: `mayIssueRequest`); within it,
+   * while the train is unspent (even past the buffer target, by at most one
+   * train, unless the minimum train is off), or while the buffer plus what is
+   * in flight stays below the target.
    */
   mayIssue(c: IssueContext): boolean {
-    const window = this.current?.window ?? 2;
-    if (c.outstanding >= window) return false;
+    const window = { requests: c.outstanding, unreceivedBytes: Math.max(0, c.unreceivedBytes), arrivingBytes: Math.max(0, c.arrivingBytes) };
+    if (!mayIssueRequest(window, Math.max(c.fairBdpBytes, 1), this.maxOutstanding)) return false;
     if (this.overridesBufferTarget) return true;
     return c.bufferSec + c.inFlightSec + c.segmentSec < c.bufferTargetSec;
   }
-}
-
-/** The outstanding window for a fair BDP and the expected size of upcoming segments (§IV-B1). */
-export function trainWindow(fairBdpBytes: number, segmentBytes: number): number {
-  return outstandingRequests(Math.max(fairBdpBytes, 1), Math.max(segmentBytes, 1));
 }

@@ -8,8 +8,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { startOrigin, type Origin } from '../../../demo/server/origin';
-import { main } from '../../../demo/harness/wire-log-cli';
-import { bursts, matchPlanned, mediaTypesOf, parseWireLine, plannedTransfers, rangeBytes, trainsOnWire, type WireRequest } from '../../../demo/harness/wire-log';
+import { main, trainIdleFlagged } from '../../../demo/harness/wire-log-cli';
+import { bursts, idleInside, matchPlanned, mediaTypesOf, parseWireLine, plannedTransfers, rangeBytes, trainsOnWire, type TrainOnWire, type WireRequest } from '../../../demo/harness/wire-log';
 import { makeFixture, patternBytes, RawClient, request, waitForRecords, type Fixture } from '../server/helpers';
 
 const parsed = (lines: string[]): WireRequest[] => lines.map(parseWireLine).filter((r): r is WireRequest => r !== null);
@@ -154,6 +154,9 @@ describe('sprint wire', () => {
     expect(await main([dir], c.io)).toBe(0);
     expect(c.out()).toContain('3 requests (0.00 MB) on 1 connection(s), 1 pipelined');
     expect(c.out()).toMatch(/2 +1 +0\.00 .*train #1/);
+    // The train's row: 2 requests, 1 pipelined (100 %), no idle time (the second response started before the first ended).
+    expect(c.out()).toMatch(/train #1 .* 2 +1 \(100 %\) +0\.0 +0\.0 /);
+    expect(c.out()).toContain('0 of 1 trains idle over 5 %');
     const j = capture();
     expect(await main([dir, '--json', '--type', 'video'], j.io)).toBe(0);
     const doc = JSON.parse(j.out()) as { bursts: { burst: { requests: number }; planned: { label: string } | null }[] };
@@ -188,7 +191,7 @@ describe('sprint wire', () => {
 describe('trains on the wire', () => {
   const rec = (conn: number, arrival: number, end: number, file = 'rep-1.mp4') =>
     JSON.stringify({ conn, seq: 0, url: `/m/${file}`, range: 'bytes=5-9', status: 206, bytes: 100, arrival, start: arrival, end, complete: true, error: null });
-  test("each train gets the video requests that arrived while it ran, on their connections, pipelined counted per connection", () => {
+  test("each train gets the video requests that arrived while it ran, on their connections, pipelined counted against the train's previous request", () => {
     const requests = parsed([rec(4, 1000, 1500), rec(4, 1400, 2500), rec(4, 2600, 3000), rec(9, 1200, 1300, 'rep-5.mp4'), rec(4, 9500, 9900)]);
     const planned = plannedTransfers([
       { kind: 'train', id: 1, mediaType: 'video', targetBytes: 250, initialTargetBytes: 300, startMs: 990, endMs: 3100 },
@@ -200,5 +203,31 @@ describe('trains on the wire', () => {
       ['train #1', [4], 3, 300, 1, true],
       ['train #2', [4], 1, 100, 0, true],
     ]);
+  });
+
+  test('idle time inside a train: gaps between one response\'s end and the next one\'s start, flagged over 5 %', () => {
+    // One connection: 1000-2000, next 2400-3400 (400 ms gap), next 3400-4000 (none): 400 of 3000 ms idle.
+    const one = parsed([rec(4, 1000, 2000), rec(4, 1100, 3400), rec(4, 1200, 4000)].map((l, i) => l.replace(/"start":\d+/, `"start":${[1000, 2400, 3400][i]}`)));
+    const planned = plannedTransfers([{ kind: 'train', id: 1, mediaType: 'video', targetBytes: 300, initialTargetBytes: 300, startMs: 900, endMs: 4100 }]);
+    const [w] = trainsOnWire(one, planned, new Map([['rep-1.mp4', 'video']]), 5000);
+    expect([w?.requests, w?.pipelined, w?.idleMs, w?.fromMs, w?.toMs]).toEqual([3, 2, 400, 1000, 4000]);
+    expect(w?.idleShare).toBeCloseTo(400 / 3000, 10);
+    expect(trainIdleFlagged(w as TrainOnWire)).toBe(true);
+    // A request arriving after the response ahead ended is not pipelined.
+    const late = parsed([rec(4, 1000, 2000), rec(4, 2200, 3000)]);
+    const [l] = trainsOnWire(late, planned, new Map([['rep-1.mp4', 'video']]), 5000);
+    expect([l?.requests, l?.pipelined, l?.idleMs]).toEqual([2, 0, 200]);
+    expect(trainIdleFlagged(l as TrainOnWire)).toBe(true);
+    // Exactly 5 % (100 of 2000 ms) is not flagged.
+    const edge = parsed([rec(4, 1000, 1950), rec(4, 1500, 3000)].map((l, i) => l.replace(/"start":\d+/, `"start":${[1000, 2050][i]}`)));
+    const [e] = trainsOnWire(edge, planned, new Map([['rep-1.mp4', 'video']]), 5000);
+    expect([e?.pipelined, e?.idleMs, e?.idleShare]).toEqual([1, 100, 0.05]);
+    expect(trainIdleFlagged(e as TrainOnWire)).toBe(false);
+  });
+
+  test('idleInside: on parallel connections a gap counts only when no response was being written', () => {
+    expect(idleInside([])).toEqual({ spanMs: 0, idleMs: 0 });
+    expect(idleInside([{ startMs: 0, endMs: 100 }, { startMs: 50, endMs: 300 }, { startMs: 120, endMs: 200 }])).toEqual({ spanMs: 300, idleMs: 0 });
+    expect(idleInside([{ startMs: 400, endMs: 500 }, { startMs: 0, endMs: 100 }, { startMs: 150, endMs: 300 }])).toEqual({ spanMs: 500, idleMs: 150 });
   });
 });

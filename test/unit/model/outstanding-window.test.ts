@@ -3,6 +3,8 @@
 
 import {
   DEFAULT_MAX_OUTSTANDING_REQUESTS,
+  mayIssueRequest,
+  outstandingBytes,
   outstandingRequests,
 } from '../../../src/model/outstanding-window';
 
@@ -78,5 +80,84 @@ describe('outstandingRequests rejects bad input', () => {
   ])('%s', (name, call) => {
     expect(call).toThrow(RangeError);
     expect(call).toThrow(new RegExp(`^${name} `));
+  });
+});
+
+describe('the byte window: mayIssueRequest and outstandingBytes', () => {
+  const bdp = 300_000; // 4 Mbit/s × 600 ms
+
+  test('fewer than 2 outstanding: always (never sequential downloading), whatever the bytes', () => {
+    expect(mayIssueRequest({ requests: 0, unreceivedBytes: 0, arrivingBytes: 0 }, bdp)).toBe(true);
+    expect(mayIssueRequest({ requests: 1, unreceivedBytes: 5_000_000, arrivingBytes: 0 }, bdp)).toBe(true);
+  });
+
+  test('small segments: more than 2 requests until the unreceived bytes cover a BDP plus the response arriving', () => {
+    // 150 KB segments (4 s at the 0.3 Mbit/s rung). One arriving with 50 KB received, one waiting: 250 KB unreceived.
+    const two = outstandingBytes([
+      { expectedBytes: 150_000, receivedBytes: 50_000 },
+      { expectedBytes: 150_000, receivedBytes: 0 },
+    ]);
+    expect(two).toEqual({ requests: 2, unreceivedBytes: 250_000, arrivingBytes: 150_000 });
+    expect(mayIssueRequest(two, bdp)).toBe(true); // 250 KB < 300 KB + 150 KB
+    const three = outstandingBytes([
+      { expectedBytes: 150_000, receivedBytes: 50_000 },
+      { expectedBytes: 150_000, receivedBytes: 0 },
+      { expectedBytes: 150_000, receivedBytes: 0 },
+    ]);
+    expect(mayIssueRequest(three, bdp)).toBe(true); // 400 KB < 450 KB
+    const four = outstandingBytes([...Array(4)].map((_, i) => ({ expectedBytes: 150_000, receivedBytes: i === 0 ? 50_000 : 0 })));
+    expect(mayIssueRequest(four, bdp)).toBe(false); // 550 KB >= 450 KB
+  });
+
+  test('bytes arriving reduce the unreceived total and open the window again before any request completes', () => {
+    const before = outstandingBytes([...Array(4)].map((_, i) => ({ expectedBytes: 150_000, receivedBytes: i === 0 ? 50_000 : 0 })));
+    const later = outstandingBytes([...Array(4)].map((_, i) => ({ expectedBytes: 150_000, receivedBytes: i === 0 ? 149_000 : 0 })));
+    expect(mayIssueRequest(before, bdp)).toBe(false);
+    expect(later.requests).toBe(4);
+    expect(mayIssueRequest(later, bdp)).toBe(false); // 1 KB + 450 KB = 451 KB >= 450 KB
+    const next = outstandingBytes([...Array(4)].map((_, i) => ({ expectedBytes: 150_000, receivedBytes: i === 0 ? 150_000 : i === 1 ? 2_000 : 0 })));
+    expect(mayIssueRequest(next, bdp)).toBe(true); // 148 KB + 300 KB = 448 KB < 300 KB + 150 KB
+  });
+
+  test('large segments: the minimum of 2 is the window', () => {
+    const s = outstandingBytes([
+      { expectedBytes: 3_000_000, receivedBytes: 10 },
+      { expectedBytes: 3_000_000, receivedBytes: 0 },
+    ]);
+    expect(mayIssueRequest(s, bdp)).toBe(false);
+  });
+
+  test('nothing arriving yet (a train just started): requests up to one BDP of bytes', () => {
+    const s = (n: number) => outstandingBytes([...Array(n)].map(() => ({ expectedBytes: 100_000, receivedBytes: 0 })));
+    expect(s(2).arrivingBytes).toBe(0);
+    expect(mayIssueRequest(s(2), bdp)).toBe(true);
+    expect(mayIssueRequest(s(3), bdp)).toBe(false); // 300 KB is not below 300 KB
+  });
+
+  test('the arriving response is the oldest with bytes received; received beyond expected counts as its size', () => {
+    expect(outstandingBytes([])).toEqual({ requests: 0, unreceivedBytes: 0, arrivingBytes: 0 });
+    expect(
+      outstandingBytes([
+        { expectedBytes: 1000, receivedBytes: 0 },
+        { expectedBytes: 2000, receivedBytes: 2500 },
+        { expectedBytes: 3000, receivedBytes: 10 },
+      ]),
+    ).toEqual({ requests: 3, unreceivedBytes: 1000 + 0 + 2990, arrivingBytes: 2500 });
+  });
+
+  test('the hard cap binds whatever the bytes', () => {
+    const tiny = outstandingBytes([...Array(DEFAULT_MAX_OUTSTANDING_REQUESTS)].map(() => ({ expectedBytes: 1, receivedBytes: 0 })));
+    expect(mayIssueRequest(tiny, bdp)).toBe(false);
+    expect(mayIssueRequest({ ...tiny, requests: 5 }, bdp, 5)).toBe(false);
+    expect(mayIssueRequest({ ...tiny, requests: 4 }, bdp, 5)).toBe(true);
+  });
+
+  test('bad inputs are RangeErrors', () => {
+    const ok = { requests: 2, unreceivedBytes: 0, arrivingBytes: 0 };
+    expect(() => mayIssueRequest(ok, 0)).toThrow(RangeError);
+    expect(() => mayIssueRequest(ok, bdp, 1)).toThrow(RangeError);
+    expect(() => mayIssueRequest({ ...ok, unreceivedBytes: -1 }, bdp)).toThrow(RangeError);
+    expect(() => mayIssueRequest({ ...ok, requests: 1.5 }, bdp)).toThrow(RangeError);
+    expect(() => outstandingBytes([{ expectedBytes: NaN, receivedBytes: 0 }])).toThrow(RangeError);
   });
 });

@@ -34,14 +34,14 @@ describe('sprint serve arguments', () => {
         '--max-header-bytes', '8kb', '--max-queued-requests', '8', '--idle-timeout', '30s', '--max-bulk-bytes', '1gb',
         '--no-range', '--no-cors', '--max-requests-per-connection', '100', '--close-after-each-response', '--http10',
         '--reset-after-bytes', '64kb', '--reset-count', 'every', '--reset-with', 'rst', '--delay', '50ms',
-        '--misorder-responses',
+        '--latency', '600ms', '--misorder-responses',
       ]),
     ).toEqual({
       host: '0.0.0.0', port: 0, mediaDir: 'm', pageDir: 'p', distDir: 'd', logFile: 'l.jsonl',
       maxHeaderBytes: 8192, maxQueuedRequests: 8, idleTimeoutMs: 30000, maxBulkBytes: 1024 ** 3,
       noRange: true, noCors: true, maxRequestsPerConnection: 100, closeAfterEachResponse: true, http10: true,
       resetAfterBytes: 65536, resetCount: Number.POSITIVE_INFINITY, resetWith: 'rst', delayMs: 50,
-      misorderResponses: true,
+      latencyMs: 600, misorderResponses: true,
     });
   });
 

@@ -43,6 +43,7 @@ describe('fault injection', () => {
       http10: false,
       resetAfterBytes: null,
       delayMs: 0,
+      latencyMs: 0,
       misorderResponses: false,
     });
   });
@@ -189,6 +190,21 @@ describe('fault injection', () => {
     expect(b!.start! - a!.end).toBeGreaterThanOrEqual(149);
   });
 
+  test('latencyMs: no response starts before its request arrived that long ago, and pipelined requests wait once, not in series', async () => {
+    const latency = 200;
+    const o = await originWith({ latencyMs: latency });
+    const c = await connect(o);
+    c.send(probes(3));
+    for (let i = 0; i < 3; i++) expect((await c.readResponse()).body.toString()).toBe('ok');
+    await waitForRecords(o, 3);
+    const records = o.records();
+    expect(records.map((r) => r.seq)).toEqual([0, 1, 2]);
+    for (const r of records) expect(r.start! - r.arrival).toBeGreaterThanOrEqual(latency - 1);
+    // The last of three requests that arrived together is not held 3 latencies (as a per-response delay would).
+    const last = records[2]!;
+    expect(last.start! - last.arrival).toBeLessThan(2 * latency);
+  });
+
   test('misorderResponses: the later of two pipelined requests is answered first', async () => {
     const o = await originWith({ misorderResponses: true });
     const c = await connect(o);
@@ -208,6 +224,7 @@ describe('fault injection', () => {
     [{ resetCount: 0 }, /resetCount/],
     [{ resetWith: 'boom' as 'fin' }, /resetWith/],
     [{ delayMs: 1.5 }, /delayMs/],
+    [{ latencyMs: -1 }, /latencyMs/],
     [{ port: 70000 }, /port/],
   ])('bad option %j is rejected clearly', async (opts, message) => {
     await expect(startOrigin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, ...opts })).rejects.toThrow(message);

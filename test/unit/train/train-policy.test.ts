@@ -3,10 +3,14 @@
 // target (the minimum train), a spent one may not; retargeting follows the
 // current chunk size; "without MPT" keeps the buffer rule inside trains.
 
-import { TrainPolicy, trainWindow, type IssueContext } from '../../../src/train/train-policy';
+import { TrainPolicy, type IssueContext } from '../../../src/train/train-policy';
 
 /** A buffer well above a 12 s target: only an unspent minimum train may issue. */
-const full: IssueContext = { outstanding: 0, bufferSec: 20, inFlightSec: 0, segmentSec: 4, bufferTargetSec: 12 };
+const full: IssueContext = { outstanding: 0, unreceivedBytes: 0, arrivingBytes: 0, fairBdpBytes: 300_000, bufferSec: 20, inFlightSec: 0, segmentSec: 4, bufferTargetSec: 12 };
+/** Two 150 KB requests outstanding, the first arriving: 250 KB unreceived, below a 300 KB BDP plus 150 KB arriving. */
+const smallSegments = { outstanding: 2, unreceivedBytes: 250_000, arrivingBytes: 150_000 };
+/** Four of them: 550 KB unreceived, the window (450 KB) is full. */
+const windowFull = { outstanding: 4, unreceivedBytes: 550_000, arrivingBytes: 150_000 };
 /** A buffer with room below the target. */
 const room: IssueContext = { ...full, bufferSec: 2 };
 
@@ -19,19 +23,42 @@ describe('TrainPolicy', () => {
     expect(p.mayIssue({ ...room, inFlightSec: 6 })).toBe(false); // 2 + 6 + 4 = 12 is not below 12
   });
 
-  test('an unspent train issues past the buffer target, never beyond the outstanding window', () => {
+  test('an unspent train issues past the buffer target, never beyond the outstanding window (in bytes)', () => {
     const p = new TrainPolicy();
-    p.begin(1_000_000, 3, 0);
+    p.begin(1_000_000, 0);
     expect(p.overridesBufferTarget).toBe(true);
     expect(p.mayIssue(full)).toBe(true);
-    expect(p.mayIssue({ ...full, outstanding: 2 })).toBe(true);
-    expect(p.mayIssue({ ...full, outstanding: 3 })).toBe(false);
-    expect(p.mayIssue({ ...room, outstanding: 3 })).toBe(false);
+    // Small segments: a third (and fourth) request while two cover less than a BDP plus the response arriving.
+    expect(p.mayIssue({ ...full, ...smallSegments })).toBe(true);
+    expect(p.mayIssue({ ...full, ...windowFull })).toBe(false);
+    expect(p.mayIssue({ ...room, ...windowFull })).toBe(false);
+    // Large segments: the minimum of 2.
+    expect(p.mayIssue({ ...full, outstanding: 1, unreceivedBytes: 3_000_000 })).toBe(true);
+    expect(p.mayIssue({ ...full, outstanding: 2, unreceivedBytes: 3_000_000, arrivingBytes: 1_500_000 })).toBe(false);
+  });
+
+  test('the hard cap on outstanding requests binds whatever the bytes', () => {
+    const p = new TrainPolicy({ maxOutstanding: 3 });
+    p.begin(1_000_000, 0);
+    expect(p.mayIssue({ ...full, outstanding: 2, unreceivedBytes: 10 })).toBe(true);
+    expect(p.mayIssue({ ...full, outstanding: 3, unreceivedBytes: 10 })).toBe(false);
+    expect(() => new TrainPolicy({ maxOutstanding: 1 })).toThrow(RangeError);
+  });
+
+  test('the train records the most requests outstanding at once', () => {
+    const p = new TrainPolicy();
+    p.begin(1_000_000, 0);
+    p.onIssued(150_000, 1);
+    p.onIssued(150_000, 2);
+    p.onIssued(150_000, 3);
+    p.onCompleted(150_000, 5, 2);
+    p.onIssued(150_000, 3);
+    expect(p.train?.maxOutstanding).toBe(3);
   });
 
   test('a train is spent once its target bytes are requested, and ends when the last response completes', () => {
     const p = new TrainPolicy();
-    p.begin(1_000_000, 2, 0);
+    p.begin(1_000_000, 0);
     p.onIssued(600_000);
     p.onIssued(500_000);
     expect(p.trainUnspent).toBe(false);
@@ -46,7 +73,7 @@ describe('TrainPolicy', () => {
 
   test('retarget holds the running train to the new chunk size; a smaller one can spend it at once', () => {
     const p = new TrainPolicy();
-    p.begin(34_000_000, 2, 0); // bootstrap guess
+    p.begin(34_000_000, 0); // bootstrap guess
     p.onIssued(300_000);
     expect(p.trainUnspent).toBe(true);
     expect(p.retarget(5_000_000)).toBe(true);
@@ -60,7 +87,7 @@ describe('TrainPolicy', () => {
 
   test('retarget leaves an ended train alone and rejects a non-positive size', () => {
     const p = new TrainPolicy();
-    p.begin(1000, 2, 0);
+    p.begin(1000, 0);
     p.end(5);
     expect(p.retarget(9999)).toBe(false);
     expect(p.train?.targetBytes).toBe(1000);
@@ -70,32 +97,26 @@ describe('TrainPolicy', () => {
 
   test('without the minimum train (paper Fig. 11 "w/o MPT"), an unspent train still stops at the buffer target', () => {
     const p = new TrainPolicy({ minimumTrain: false });
-    p.begin(1_000_000, 2, 0);
+    p.begin(1_000_000, 0);
     expect(p.trainUnspent).toBe(true);
     expect(p.overridesBufferTarget).toBe(false);
     expect(p.mayIssue(full)).toBe(false);
     expect(p.mayIssue(room)).toBe(true);
-    expect(p.mayIssue({ ...room, outstanding: 2 })).toBe(false);
+    expect(p.mayIssue({ ...room, ...windowFull })).toBe(false);
   });
 
   test('end() stops an unspent train: it no longer overrides the buffer target', () => {
     const p = new TrainPolicy();
-    p.begin(1_000_000, 2, 0);
+    p.begin(1_000_000, 0);
     p.end(7);
     expect(p.trainUnspent).toBe(false);
     expect(p.train?.endedAtMs).toBe(7);
     expect(p.mayIssue(full)).toBe(false);
   });
 
-  test('begin rejects a non-positive target and a window below 2', () => {
+  test('begin rejects a non-positive target', () => {
     const p = new TrainPolicy();
-    expect(() => p.begin(0, 2, 0)).toThrow(RangeError);
-    expect(() => p.begin(1000, 1, 0)).toThrow(RangeError);
-    expect(() => p.begin(1000, 2.5, 0)).toThrow(RangeError);
-  });
-
-  test('trainWindow covers one fair BDP with segments, at least 2', () => {
-    expect(trainWindow(120_000, 700_000)).toBe(2);
-    expect(trainWindow(1_000_000, 150_000)).toBe(7);
+    expect(() => p.begin(0, 0)).toThrow(RangeError);
+    expect(() => p.begin(NaN, 0)).toThrow(RangeError);
   });
 });
