@@ -44,7 +44,7 @@ export function sprintProvider(choice: TransportChoice, detectExtension: Transpo
       if (isMultiplexed(answer.protocol)) {
         return {
           ok: true,
-          plane: new SprintDataPlane(new FetchTrainTransport()),
+          plane: new SprintDataPlane(new FetchTrainTransport('same-origin')),
           reason: `trains over fetch on ${answer.protocol} (one multiplexed connection, no extension needed; extension: ${found.reason})`,
         };
       }

@@ -212,6 +212,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     ctx.dash.on('quotaExceeded' as never, this.onQuotaExceeded);
     this.prober = new RttProber({
       url: ctx.manifestUrl,
+      credentials: this.transport.probeCredentials,
       onSample: () => this.publishEstimates(),
       onError: (m) => {
         ctx.stats.count('sprint.probeErrors');

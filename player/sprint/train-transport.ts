@@ -58,6 +58,12 @@ export interface TrainTransport {
   /** e.g. `extension` or `fetch`. */
   readonly name: string;
   request(req: TrainRequest, sink: ResponseSink): RequestTicket;
+  /**
+   * The browser connection pool the page's RTT probes should use: the one
+   * this transport's requests do not (player/estimates/rtt-prober.ts).
+   * Undefined: the transport does not use the page's connections.
+   */
+  readonly probeCredentials?: RequestCredentials;
   /** Latest path measurement for `origin`, or null if the transport cannot measure. */
   pathInfo?(origin: string): Promise<PathInfo | null>;
   /**
