@@ -24,9 +24,11 @@ export interface ProbeResult {
     readonly startupDelayMs: number | null;
     readonly rebufferCount: number;
     readonly rebufferMs: number;
+    readonly stallStartMs?: number | null;
     readonly bitrateSwitches: number;
     readonly ended: boolean;
     readonly errors: readonly string[];
+    readonly errorCount?: number;
   };
   readonly estimates?: Record<string, unknown>;
   readonly counters?: Record<string, number>;

@@ -137,10 +137,16 @@ export interface PlaybackStats {
   /** Time from createPlayer() to the first `playing` event, ms. */
   startupDelayMs: number | null;
   rebufferCount: number;
+  /** Rebuffer time so far, ms, including the stall in progress (if any) up to now. */
   rebufferMs: number;
+  /** When the stall in progress began (it is already counted in `rebufferCount`), or null while playing. */
+  stallStartMs: number | null;
   bitrateSwitches: number;
   ended: boolean;
+  /** The last 100 dash.js errors, oldest first. */
   errors: string[];
+  /** dash.js errors since the start (not capped: the difference between two snapshots is what happened between them). */
+  errorCount: number;
 }
 
 export interface EstimateStats {
