@@ -31,6 +31,7 @@ const SPEC: OptionsSpec = {
   'reset-after-bytes': { kind: 'value' },
   'reset-count': { kind: 'value' },
   'reset-with': { kind: 'value' },
+  'fault-path': { kind: 'value' },
   delay: { kind: 'value' },
   'misorder-responses': { kind: 'flag' },
   'rate-limit': { kind: 'value' },
@@ -66,7 +67,9 @@ Fault injection (all off by default):
   --http10                     answer as HTTP/1.0 and close after each response
   --reset-after-bytes BYTES    cut a /media/ response after BYTES body bytes
   --reset-count N|every        how many responses to cut (default 1)
-  --reset-with fin|rst         cut with a FIN (exact byte count) or a TCP reset (default fin)
+  --reset-with fin|rst|stall   cut with a FIN (exact byte count), a TCP reset, or by going
+                               silent on the open connection (default fin)
+  --fault-path S               cut only responses whose path contains S (e.g. rep-4.mp4)
   --delay DURATION             wait before each response, e.g. 50ms
   --misorder-responses         answer two waiting pipelined requests in the wrong order
   --rate-limit RATE            send bodies (all connections together) at most this fast, e.g. 8mbit
@@ -117,11 +120,13 @@ export function parseServeArgs(argv: readonly string[]): OriginOptions {
   }
   const resetWith = v('reset-with');
   if (resetWith !== undefined) {
-    if (resetWith !== 'fin' && resetWith !== 'rst') throw new UsageError(`--reset-with: ${JSON.stringify(resetWith)} must be fin or rst`);
+    if (resetWith !== 'fin' && resetWith !== 'rst' && resetWith !== 'stall') throw new UsageError(`--reset-with: ${JSON.stringify(resetWith)} must be fin, rst or stall`);
     opts.resetWith = resetWith;
   }
-  if ((resetCount !== undefined || resetWith !== undefined) && opts.resetAfterBytes === undefined) {
-    throw new UsageError('--reset-count and --reset-with need --reset-after-bytes');
+  const faultPath = v('fault-path');
+  if (faultPath !== undefined) opts.faultPath = faultPath;
+  if ((resetCount !== undefined || resetWith !== undefined || faultPath !== undefined) && opts.resetAfterBytes === undefined) {
+    throw new UsageError('--reset-count, --reset-with and --fault-path need --reset-after-bytes');
   }
   set('delayMs', ms('delay'));
   set('misorderResponses', args.flags.has('misorder-responses') || undefined);
