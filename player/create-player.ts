@@ -16,6 +16,7 @@ import type { DataPlane, DataPlaneContext } from './dataplane/data-plane';
 import { resolveMode, type ModeProvider } from './dataplane/resolve-mode';
 import { modeProviders } from './dataplane/providers';
 import { applyAbrPreset, parseAbrPreset } from './abr/presets';
+import { installRescue } from './abr/rescue';
 import { parseSwitchPolicy, type SprintXSwitchPolicy } from '../src/sprintx/switch-policy';
 
 export class SprintPlayer {
@@ -65,6 +66,8 @@ export class SprintPlayer {
     this.dash.initialize(video, undefined, options.autoPlay ?? true);
     if (options.dashSettings) this.dash.updateSettings(options.dashSettings);
     applyAbrPreset(this.dash, dashjs, abrPreset, options.dashSettings);
+    // Every mode, every preset: a segment that cannot arrive is asked again lower (player/abr/rescue.ts).
+    installRescue(this.dash, dashjs, this.recorder, log);
     options.beforeAttach?.(this.dash);
     this.monitor = new PlaybackMonitor(video, this.dash, dashjs.MediaPlayer.events);
 
@@ -92,6 +95,7 @@ export class SprintPlayer {
       transfers: this.recorder.transfers.toArray(),
       trains: this.recorder.trains.toArray(),
       deferredSwitches: this.recorder.deferredSwitches.toArray(),
+      rescues: this.recorder.rescues.toArray(),
       droppedRecords: this.recorder.droppedRecords + this.monitor.droppedSamples,
       playback: this.monitor.snapshot(),
       samples: this.monitor.series(),

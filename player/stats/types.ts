@@ -117,6 +117,40 @@ export interface DeferredSwitchRecord {
   oldBytesMeanwhile: number;
 }
 
+/**
+ * A segment that could not arrive and the lower rung it was asked again at
+ * (player/abr/rescue.ts): the player steps down instead of retrying the same
+ * rung until dash.js gives up.
+ */
+export interface RescueRecord {
+  /** When the failure was seen. */
+  atMs: number;
+  mediaType: string;
+  /** `timed out after N bytes` or `cut after N bytes`. */
+  reason: string;
+  url: string;
+  range: string | null;
+  /** Segment index in its representation. */
+  index: number;
+  /** Media duration of the segment, seconds. */
+  segmentSec: number | null;
+  fromRepresentationId: string | null;
+  /** Nominal bitrate of the rung that failed, bit/s. */
+  fromBandwidth: number | null;
+  /** Body bytes that arrived before the failure. */
+  bytesLoaded: number;
+  /** When the failed load started. */
+  requestMs: number;
+  /** Those bytes over the time they took (first byte to failure), bit/s; null if none arrived. */
+  measuredBitsPerSec: number | null;
+  /** Video buffered when the lower rung was chosen, seconds. */
+  bufferSec: number | null;
+  /** The rung the segment was asked again at (null until the ABR's next decision). */
+  toRepresentationId: string | null;
+  toBandwidth: number | null;
+  appliedMs: number | null;
+}
+
 export interface PlaybackSample {
   atMs: number;
   currentTimeSec: number;
@@ -179,6 +213,8 @@ export interface SprintStats {
   trains: TrainRecord[];
   /** Bitrate switches Sprint-x held until its chunk was in (empty in other modes). */
   deferredSwitches: DeferredSwitchRecord[];
+  /** Segments that could not arrive and the lower rung each was asked again at (every mode). */
+  rescues: RescueRecord[];
   /** Records dropped because the bounded logs were full. */
   droppedRecords: number;
   playback: PlaybackStats;
