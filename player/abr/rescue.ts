@@ -17,8 +17,10 @@
  *   segment's loader callbacks. When a load ends without a response after a
  *   timeout, or after partial bytes, and a lower rung exists, the failure is
  *   recorded and the load is reported to dash.js as aborted instead of
- *   failed: dash.js then asks for the same segment again through its
- *   scheduler (FRAGMENT_LOADING_ABANDONED), which asks the ABR first.
+ *   failed (after its FragmentModel's own abortRequests, without which the
+ *   aborted request stays in its loading list and the quality switch waits
+ *   for it forever): dash.js then asks for the same segment again through
+ *   its scheduler (FRAGMENT_LOADING_ABANDONED), which asks the ABR first.
  * - `SprintRescueRule`, a quality rule at STRONG priority (dash.js takes the
  *   lowest bitrate among STRONG answers, so it wins over every preset), answers
  *   NO_CHANGE except for the first decision after a recorded failure, where it
@@ -96,6 +98,8 @@ export class SegmentRescue {
     private readonly log: Logger,
     private readonly lowerRungExists: (mediaType: string, bandwidth: number | null, id: string | null) => boolean,
     private readonly timeoutSec: () => number,
+    /** Takes the failed request out of dash.js's loading list (its FragmentModel), so a quality switch does not wait for it. */
+    private readonly abortLoading: (request: object) => void = () => undefined,
   ) {}
 
   /** Load watcher: wraps a video media segment's callbacks to catch a failure dash.js would retry on the same rung. */
@@ -127,6 +131,11 @@ export class SegmentRescue {
       const kind: FailureKind | null = ok || answered ? null : timedOut ? 'timeout' : loaded > 0 ? 'cut' : null;
       const onabort = custom.onabort;
       if (kind && onabort && this.onFailure(kind, req, startMs, firstByteMs, loaded)) {
+        // dash.js's FragmentModel keeps an aborted request in its loading
+        // list unless it aborted it itself (abortRequests); a default quality
+        // switch then waits for it forever. So: its own abort first, then the
+        // abort event its scheduler re-requests the segment on.
+        this.abortLoading(req);
         onabort();
         return;
       }
@@ -212,6 +221,12 @@ export function rescueRuleFactory(dashjs: DashjsForRules, rescue: SegmentRescue)
   return dashjs.FactoryMaker.getClassFactory(SprintRescueRule);
 }
 
+interface FragmentModelInstance {
+  getRequests(filter: { state: string }): object[];
+  abortRequests(): void;
+  reset(): void;
+}
+
 /** Installs the rescue on a dash.js player (before `attachSource`): the load watcher and the rule. */
 export function installRescue(dash: MediaPlayerClass, dashjs: unknown, stats: StatsRecorder, log: Logger): SegmentRescue {
   const lowerRungExists = (mediaType: string, bandwidth: number | null, id: string | null): boolean => {
@@ -227,7 +242,33 @@ export function installRescue(dash: MediaPlayerClass, dashjs: unknown, stats: St
     const ms = (dash.getSettings() as { streaming?: { fragmentRequestTimeout?: number } }).streaming?.fragmentRequestTimeout ?? 0;
     return ms > 0 ? ms / 1000 : Infinity;
   };
-  const rescue = new SegmentRescue(stats, log, lowerRungExists, timeoutSec);
+  // The FragmentModels dash.js creates (one per media type and stream), via the public `extend`.
+  const models = new Set<FragmentModelInstance>();
+  dash.extend(
+    'FragmentModel',
+    function (this: { parent: FragmentModelInstance }) {
+      const parent = this.parent;
+      models.add(parent);
+      const parentReset = parent.reset.bind(parent);
+      return {
+        reset(): void {
+          models.delete(parent);
+          parentReset();
+        },
+      };
+    },
+    true,
+  );
+  const abortLoading = (request: object): void => {
+    for (const m of models) {
+      try {
+        if (m.getRequests({ state: 'loading' }).includes(request)) m.abortRequests();
+      } catch (e) {
+        log.warn(`rescue: could not abort the failed request: ${(e as Error).message}`);
+      }
+    }
+  };
+  const rescue = new SegmentRescue(stats, log, lowerRungExists, timeoutSec, abortLoading);
   addLoadWatcher(dash, rescue.watch);
   dash.addABRCustomRule('qualitySwitchRules', RESCUE_RULE_NAME, rescueRuleFactory(dashjs as DashjsForRules, rescue) as object);
   return rescue;

@@ -70,13 +70,14 @@ function fakeLoad(rep = REPS[4]!, mediaType = 'video', type = 'MediaSegment') {
 function rescuer(lower = true) {
   const stats = new StatsRecorder('stock');
   const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
-  const rescue = new SegmentRescue(stats, log, () => lower, () => 20);
-  return { stats, rescue };
+  const aborted: object[] = [];
+  const rescue = new SegmentRescue(stats, log, () => lower, () => 20, (r) => void aborted.push(r));
+  return { stats, rescue, aborted };
 }
 
 describe('SegmentRescue', () => {
   it('turns a timeout after partial bytes into an abort dash.js asks again for, and records it', () => {
-    const { stats, rescue } = rescuer();
+    const { stats, rescue, aborted } = rescuer();
     const { request, response, seen } = fakeLoad();
     rescue.watch(request, response);
     request.customData.onprogress?.({ loaded: 1_000_000, total: 3_069_169, lengthComputable: true });
@@ -84,6 +85,8 @@ describe('SegmentRescue', () => {
     request.customData.ontimeout?.({});
     request.customData.onloadend?.();
     expect(seen).toEqual({ loadend: 0, abort: 1, progress: 2 });
+    // dash.js's own abort of the request (its FragmentModel) came with it.
+    expect(aborted).toEqual([request.customData.request]);
     const [r] = stats.rescues.toArray();
     expect(r).toMatchObject({ mediaType: 'video', reason: 'timed out after 2300000 bytes', fromRepresentationId: 'rep-4', fromBandwidth: 6e6, index: 7, segmentSec: 4, bytesLoaded: 2_300_000, toRepresentationId: null });
     expect(stats.counters['rescues']).toBe(1);
