@@ -128,9 +128,13 @@ export class SegmentRescue {
       const answered = typeof status === 'number' && status > 0;
       const ok = answered && status >= 200 && status <= 299 && !!response.data;
       // An HTTP error status is the server's answer: dash.js's retries stand.
-      const kind: FailureKind | null = ok || answered ? null : timedOut ? 'timeout' : loaded > 0 ? 'cut' : null;
+      // A Sprint data plane that could not deliver says what its own transfer got.
+      const hint = custom.sprintFailure;
+      custom.sprintFailure = undefined;
+      const gotBytes = hint ? hint.bytes : loaded;
+      const kind: FailureKind | null = ok || answered ? null : timedOut || hint?.timedOut ? 'timeout' : gotBytes > 0 ? 'cut' : null;
       const onabort = custom.onabort;
-      if (kind && onabort && this.onFailure(kind, req, startMs, firstByteMs, loaded)) {
+      if (kind && onabort && this.onFailure(kind, req, hint ? hint.startMs : startMs, hint ? hint.firstByteMs : firstByteMs, gotBytes)) {
         // dash.js's FragmentModel keeps an aborted request in its loading
         // list unless it aborted it itself (abortRequests); a default quality
         // switch then waits for it forever. So: its own abort first, then the

@@ -721,6 +721,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     e.resp.url = e.url;
     e.resp.status = 0;
     e.resp.statusText = `sprint: ${e.error ?? 'request failed'}`;
+    e.req.customData.sprintFailure = { timedOut: /time/i.test(e.error ?? ''), bytes: e.bytes, startMs: e.sentMs || e.requestMs, firstByteMs: e.firstByteMs };
     this.ctx?.stats.count('sprint.failedBackToDash');
     this.recordSegment(e, 'error');
     e.req.customData.onloadend?.();

@@ -338,6 +338,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
         resp.url = req.url;
         resp.status = 0;
         resp.statusText = `sprint-x: ${reason}`;
+        custom.sprintFailure = { timedOut: /time/i.test(reason), bytes: stream.record.bytes, startMs: stream.record.startMs, firstByteMs: stream.record.firstByteMs };
         ctx.stats.count('sprintx.segmentsFailedBack');
         custom.onloadend?.();
       },

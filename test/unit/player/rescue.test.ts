@@ -109,6 +109,20 @@ describe('SegmentRescue', () => {
     expect(stats.rescues.toArray()[0]!.reason).toBe('cut after 400 bytes');
   });
 
+  it('reads what a Sprint data plane\'s own transfer got when it fails a load back (no progress events)', () => {
+    const { rescue, stats } = rescuer();
+    const { request, response, seen } = fakeLoad();
+    rescue.watch(request, response);
+    response.status = 0;
+    request.customData.sprintFailure = { timedOut: false, bytes: 196_608, startMs: 1000, firstByteMs: 1100 };
+    request.customData.onloadend?.();
+    expect(seen.abort).toBe(1);
+    const r = stats.rescues.toArray()[0]!;
+    expect(r.reason).toBe('cut after 196608 bytes');
+    expect(r.requestMs).toBe(1000);
+    expect(r.measuredBitsPerSec).not.toBeNull();
+  });
+
   it('leaves a success, an HTTP error status and a failure with no bytes and no timeout to dash.js', () => {
     const { rescue, stats } = rescuer();
     for (const [status, data, loaded] of [[200, new ArrayBuffer(8), 8], [503, undefined, 100], [undefined, undefined, 0]] as const) {
