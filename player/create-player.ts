@@ -65,7 +65,12 @@ export class SprintPlayer {
     this.dash = dashjs.MediaPlayer().create();
     this.dash.initialize(video, undefined, options.autoPlay ?? true);
     if (options.dashSettings) this.dash.updateSettings(options.dashSettings);
-    applyAbrPreset(this.dash, dashjs, abrPreset, options.dashSettings);
+    // BW-x reads the project's own estimator, fed by every mode's transfers (player/abr/bw-x-rule.ts).
+    const wireEstimate = (): number | null => {
+      const e = this.recorder.estimates;
+      return e.bandwidthSamples > 0 && e.bandwidthBitsPerSec !== null && e.bandwidthBitsPerSec > 0 ? e.bandwidthBitsPerSec : null;
+    };
+    applyAbrPreset(this.dash, dashjs, abrPreset, options.dashSettings, wireEstimate);
     // Every mode, every preset: a segment that cannot arrive is asked again lower (player/abr/rescue.ts).
     installRescue(this.dash, dashjs, this.recorder, log);
     options.beforeAttach?.(this.dash);

@@ -1,11 +1,24 @@
 /**
  * The `stock` data plane: dash.js exactly as shipped (one request per
  * segment, one at a time). It only observes dash.js's own fragment events to
- * fill the stats, so stock runs and Sprint runs are measured the same way.
+ * fill the stats, so stock runs and Sprint runs are measured the same way,
+ * and feeds the project's bandwidth estimator (src/estimators/bandwidth.ts)
+ * with dash.js's video segment loads, as the Sprint modes feed theirs with
+ * their wire samples: the estimate the BW-x rule reads in every mode.
+ *
+ * A stock sample is timed from when dash.js sent the request to its last
+ * byte (`stockWireSample`): the bytes cannot have crossed the link before
+ * the request left, so the sample is never above what the link can have
+ * carried (it includes one round trip, so it under-states a small segment,
+ * which the estimator weights down by its size). dash.js's own first-byte
+ * time is the first XHR progress event, which can come after many bytes were
+ * already buffered below the page: timed from it, a sample can exceed the link.
  */
 import type { DataPlane, DataPlaneContext } from './data-plane';
 import { isSegmentRequest, timeMs, type DashFragmentRequestLike, INIT_SEGMENT_TYPE } from './dash-request';
 import type { StatsRecorder } from '../stats/recorder';
+import { BandwidthEstimator } from '../../src/estimators/bandwidth';
+import { MEDIA_SEGMENT_TYPE } from './dash-request';
 
 interface FragmentEvent {
   request?: DashFragmentRequestLike;
@@ -103,15 +116,49 @@ export class DashFragmentRecorder {
   }
 }
 
+/**
+ * The sample a video media segment dash.js loaded itself gives the bandwidth
+ * estimator: its bytes over the time from the request to the last byte; null
+ * (with why) for anything else — other media types, init segments, failed or
+ * aborted loads, missing timing.
+ */
+export function stockWireSample(req: DashFragmentRequestLike, error: unknown): { bytes: number; seconds: number } | { skip: string } {
+  if (req.mediaType !== 'video' || req.type !== MEDIA_SEGMENT_TYPE) return { skip: 'not a video media segment' };
+  if (error) return { skip: 'failed' };
+  const bytes = Number.isFinite(req.bytesLoaded) ? (req.bytesLoaded as number) : 0;
+  const start = timeMs(req.startDate);
+  const end = timeMs(req.endDate);
+  if (bytes <= 0 || start === null || end === null || !(end > start)) return { skip: 'no bytes or no timing' };
+  return { bytes, seconds: (end - start) / 1000 };
+}
+
 export class StockDataPlane implements DataPlane {
   readonly mode = 'stock' as const;
   private readonly recorder = new DashFragmentRecorder();
+  private readonly bandwidth = new BandwidthEstimator();
+  private ctx: DataPlaneContext | null = null;
+
+  private readonly onCompleted = (e: FragmentEvent): void => {
+    const ctx = this.ctx;
+    if (!ctx || !e.request) return;
+    const s = stockWireSample(e.request, e.error);
+    if ('skip' in s) return;
+    if (!this.bandwidth.addTransfer(s.bytes, s.seconds).accepted) return;
+    const est = ctx.stats.estimates;
+    est.bandwidthBitsPerSec = this.bandwidth.estimateBitsPerSec() ?? null;
+    est.bandwidthSamples = this.bandwidth.sampleCount;
+    est.source = 'dash.js loads, request to last byte';
+  };
 
   install(ctx: DataPlaneContext): void {
+    this.ctx = ctx;
     this.recorder.install(ctx);
+    ctx.dash.on(ctx.dashjs.MediaPlayer.events.FRAGMENT_LOADING_COMPLETED, this.onCompleted);
   }
 
   destroy(): void {
     this.recorder.destroy();
+    if (this.ctx) this.ctx.dash.off(this.ctx.dashjs.MediaPlayer.events.FRAGMENT_LOADING_COMPLETED, this.onCompleted);
+    this.ctx = null;
   }
 }
