@@ -65,6 +65,17 @@ export class SprintPlayer {
     this.dash = dashjs.MediaPlayer().create();
     this.dash.initialize(video, undefined, options.autoPlay ?? true);
     if (options.dashSettings) this.dash.updateSettings(options.dashSettings);
+    // dash.js's throughput estimate from the Resource Timing API matches a
+    // ranged segment request to the first timing entry of its URL: for
+    // content addressed by byte ranges, the representation's tiny index
+    // request, whose bytes over its response time say nothing about the link
+    // (measured: ~1 Mbit/s on a 3 Mbit/s paced origin; the README's
+    // "Throughput estimates"). Off, dash.js times each load from its progress
+    // events (for Sprint's loads, the wire timing loader-hook.ts hands it).
+    const pageThroughput = (options.dashSettings?.streaming?.abr as { throughput?: { useResourceTimingApi?: unknown } } | undefined)?.throughput;
+    if (pageThroughput?.useResourceTimingApi === undefined) {
+      this.dash.updateSettings({ streaming: { abr: { throughput: { useResourceTimingApi: false } } } } as never);
+    }
     // BW-x reads the project's own estimator, fed by every mode's transfers (player/abr/bw-x-rule.ts).
     const wireEstimate = (): number | null => {
       const e = this.recorder.estimates;
