@@ -105,7 +105,7 @@ export function resultLine(spec: RunSpec, record: RunRecord, summary: RunSummary
   if (!summary) return `${head} finished, but its data could not be summarized`;
   if (!summary.window) return `${head} no measurement window (${summary.windowProblem})`;
   const flows = summary.flows.map((f) => `${f.label} ${f.percentOfFairShare.toFixed(1)}%`).join(', ');
-  const players = summary.players.map((p) => `${p.label} ${p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps)} Mbit/s, ${stallLabel(p.rebufferCount, p.rebufferS)}${p.stalledAtEnd ? ' (stalled at the end)' : ''}${p.errorsInWindow ? `, ${p.errorsInWindow} error(s)` : ''}, ${p.videoSegments} video segments, mode ${p.mode ?? '?'}`).join('; ');
+  const players = summary.players.map((p) => `${p.label} ${p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps)} Mbit/s, ${stallLabel(p.rebufferCount, p.rebufferS)}${p.stalledAtEnd ? ' (stalled at the end)' : ''}${p.errorsInWindow ? `, ${p.errorsInWindow} error(s)` : ''}${p.rescues ? `, ${p.rescues} rescue(s)` : ''}, ${p.videoSegments} video segments, mode ${p.mode ?? '?'}`).join('; ');
   // The players' problems (no segment, low share, errors, a stall at the end) in full; other warnings counted.
   const problems = summary.playerProblems ?? [];
   const others = summary.warnings.length - problems.length;

@@ -83,6 +83,8 @@ export interface PlayerSummary {
   /** dash.js errors reported inside the window, and the last error the player reported (up to the window's end). */
   readonly errorsInWindow: number | null;
   readonly lastError: string | null;
+  /** Segments that could not arrive inside the window and were asked again at a lower rung (player/abr/rescue.ts). */
+  readonly rescues: number;
   readonly switches: number | null;
   /** Over the whole run. */
   readonly rebufferCountTotal: number | null;
@@ -177,6 +179,16 @@ function stalledAt(polls: readonly PlayerLine[], i: number): boolean {
   const msA = num(playbackOf(prev).rebufferMs);
   const msB = num(at.rebufferMs);
   return msA !== null && msB !== null && msB > msA;
+}
+
+/** Rescues (the last poll's list, all so far) that happened inside the window. */
+function rescuesIn(last: PlayerLine | undefined, window: Window | null): number {
+  const list = last?.['rescues'];
+  if (!Array.isArray(list)) return 0;
+  return list.filter((r) => {
+    const at = num((r as Record<string, unknown>)['atMs']);
+    return at !== null && (window === null || (at / 1000 >= window.fromS && at / 1000 < window.toS));
+  }).length;
 }
 
 export function summarizePlayer(lines: readonly PlayerLine[], window: Window | null, meta: { port: number; label: string }): PlayerSummary {
@@ -304,6 +316,7 @@ export function summarizePlayer(lines: readonly PlayerLine[], window: Window | n
     playedS: window === null ? (last ? num(pb(last).currentTimeSec) : null) : played,
     errorsInWindow,
     lastError,
+    rescues: rescuesIn(last, window),
     switches,
     rebufferCountTotal: last ? num(pb(last).rebufferCount) : null,
     rebufferSTotal: last && num(pb(last).rebufferMs) !== null ? (num(pb(last).rebufferMs) as number) / 1000 : null,

@@ -99,6 +99,16 @@ describe('a stall that began before the window', () => {
   });
 });
 
+describe('rescues', () => {
+  it('counts the rescues the player recorded inside the window', () => {
+    const lines = wedgedPlayer({ stallFromS: 200, stallToS: null, withStallStart: true });
+    const last = lines[lines.length - 1] as PlayerLine;
+    last['rescues'] = [{ atMs: (T0 + 10) * 1000 }, { atMs: (T0 + 30) * 1000 }, { atMs: (T0 + 40) * 1000 }];
+    const p = summarizePlayer(lines, WINDOW, { port: 8001, label: 'stock/bw-80' });
+    expect(p.rescues).toBe(2);
+  });
+});
+
 describe('problems and the one-line result', () => {
   const plan = testPlan();
   const spec = plan.runs.find((r) => r.variant.name === 'stock' && r.repeat === 1)!;
