@@ -1,7 +1,8 @@
 /**
  * Segment rescue: a video segment that cannot arrive makes the player step
  * down instead of wedging. Not an ABR of its own: it acts only on a recorded
- * failure, in every data plane mode and under every ABR preset; the ABR in
+ * failure, in every data plane mode (Sprint's pipelined trains: see the
+ * README's "A segment that cannot arrive") and under every ABR preset; the ABR in
  * force (dash.js's rules, the buffer-based rule of §V-A, BW-x of §V-C)
  * chooses every other bitrate.
  *

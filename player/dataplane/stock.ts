@@ -85,8 +85,14 @@ export class DashFragmentRecorder {
   /** Requests the data plane answered. dash.js retries a failed request with the same object. */
   private readonly carried = new WeakSet<object>();
 
+  /** `onDashLoad`: each load dash.js completed on its own network path (the data plane's wire sample source for those). */
+  constructor(private readonly onDashLoad?: (request: DashFragmentRequestLike, error: unknown) => void) {}
+
   private readonly onCompleted = (e: FragmentEvent): void => {
-    if (this.ctx && e.request && !this.carried.has(e.request)) recordDashFragment(this.ctx.stats, e.request, false, e.error);
+    if (this.ctx && e.request && !this.carried.has(e.request)) {
+      recordDashFragment(this.ctx.stats, e.request, false, e.error);
+      this.onDashLoad?.(e.request, e.error);
+    }
   };
 
   private readonly onAbandoned = (e: FragmentEvent): void => {
@@ -132,33 +138,37 @@ export function stockWireSample(req: DashFragmentRequestLike, error: unknown): {
   return { bytes, seconds: (end - start) / 1000 };
 }
 
+/**
+ * Feeds `estimator` with a load dash.js made itself (`stockWireSample`);
+ * true if it was taken as a sample. The Sprint modes use it for the video
+ * loads they leave to dash.js (after a fallback), so the estimate BW-x reads
+ * keeps following the wire.
+ */
+export function feedDashLoad(estimator: BandwidthEstimator, request: DashFragmentRequestLike, error: unknown): boolean {
+  const s = stockWireSample(request, error);
+  return !('skip' in s) && estimator.addTransfer(s.bytes, s.seconds).accepted;
+}
+
 export class StockDataPlane implements DataPlane {
   readonly mode = 'stock' as const;
-  private readonly recorder = new DashFragmentRecorder();
   private readonly bandwidth = new BandwidthEstimator();
   private ctx: DataPlaneContext | null = null;
-
-  private readonly onCompleted = (e: FragmentEvent): void => {
+  private readonly recorder = new DashFragmentRecorder((request, error) => {
     const ctx = this.ctx;
-    if (!ctx || !e.request) return;
-    const s = stockWireSample(e.request, e.error);
-    if ('skip' in s) return;
-    if (!this.bandwidth.addTransfer(s.bytes, s.seconds).accepted) return;
+    if (!ctx || !feedDashLoad(this.bandwidth, request, error)) return;
     const est = ctx.stats.estimates;
     est.bandwidthBitsPerSec = this.bandwidth.estimateBitsPerSec() ?? null;
     est.bandwidthSamples = this.bandwidth.sampleCount;
     est.source = 'dash.js loads, request to last byte';
-  };
+  });
 
   install(ctx: DataPlaneContext): void {
     this.ctx = ctx;
     this.recorder.install(ctx);
-    ctx.dash.on(ctx.dashjs.MediaPlayer.events.FRAGMENT_LOADING_COMPLETED, this.onCompleted);
   }
 
   destroy(): void {
     this.recorder.destroy();
-    if (this.ctx) this.ctx.dash.off(this.ctx.dashjs.MediaPlayer.events.FRAGMENT_LOADING_COMPLETED, this.onCompleted);
     this.ctx = null;
   }
 }

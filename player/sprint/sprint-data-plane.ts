@@ -43,7 +43,7 @@ import { parseRange } from '../../src/sprintx/range-plan';
 import { TrainPolicy, trainWindow } from '../../src/train/train-policy';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
-import { DashFragmentRecorder } from '../dataplane/stock';
+import { DashFragmentRecorder, feedDashLoad } from '../dataplane/stock';
 import { bufferLength } from '../dash/buffer-level';
 import { installLoaderHook } from '../dash/loader-hook';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler, WireTiming } from '../dash/loader-types';
@@ -136,7 +136,10 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (e.request) this.scheduled.add(e.request);
   };
   /** Records the segments dash.js loads itself: audio, what Sprint declines, everything after a fallback. */
-  private readonly dashLoads = new DashFragmentRecorder();
+  /** dash.js's own loads; video ones feed the estimator (after a fallback, the only wire samples left). */
+  private readonly dashLoads = new DashFragmentRecorder((request, error) => {
+    if (feedDashLoad(this.bandwidth, request, error)) this.publishEstimates();
+  });
   /**
    * A seek ends the running train at once, and the next request begins a new
    * one even if requests from before the seek are still outstanding (they
