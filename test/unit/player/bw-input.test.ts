@@ -7,7 +7,7 @@
 
 import { bwChoiceIndex, bwRuleFactory } from '../../../player/abr/bw-x-rule';
 import type { DashjsForRules, RulesContextLike, SwitchRequestLike } from '../../../player/abr/rule-types';
-import { stockWireSample } from '../../../player/dataplane/stock';
+import { feedDashLoad, stockWireSample } from '../../../player/dataplane/stock';
 import { BandwidthEstimator } from '../../../src/estimators/bandwidth';
 
 const LADDER = [0.3e6, 0.7e6, 1.5e6, 3e6, 6e6];
@@ -90,5 +90,14 @@ describe('stock mode: which of dash.js\'s loads feed the estimator', () => {
     const big = stockWireSample(seg(), null) as { bytes: number; seconds: number };
     expect(est.addTransfer(big.bytes, big.seconds).accepted).toBe(true);
     expect(est.estimateBitsPerSec()).toBeCloseTo((1_500_000 * 8) / 4.6, 0);
+  });
+
+  it('feeds the same samples from the loads a Sprint data plane leaves to dash.js (feedDashLoad)', () => {
+    const est = new BandwidthEstimator();
+    expect(feedDashLoad(est, seg({ mediaType: 'audio' }), null)).toBe(false);
+    expect(feedDashLoad(est, seg(), new Error('cut'))).toBe(false);
+    expect(est.sampleCount).toBe(0);
+    expect(feedDashLoad(est, seg(), null)).toBe(true);
+    expect(est.sampleCount).toBe(1);
   });
 });
