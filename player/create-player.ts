@@ -17,6 +17,7 @@ import type { DataPlane, DataPlaneContext } from './dataplane/data-plane';
 import { resolveMode, type ModeProvider } from './dataplane/resolve-mode';
 import { modeProviders } from './dataplane/providers';
 import { applyAbrPreset, parseAbrPreset } from './abr/presets';
+import { installRescue } from './abr/rescue';
 import { DEFAULT_MAX_RANGE_SEC, parseSwitchPolicy, type SprintXSwitchPolicy } from '../src/sprintx/switch-policy';
 
 export class SprintPlayer {
@@ -66,7 +67,14 @@ export class SprintPlayer {
     this.dash.initialize(video, undefined, options.autoPlay ?? true);
     applyPlayerDefaults(this.dash); // before the page's settings, which win
     if (options.dashSettings) this.dash.updateSettings(options.dashSettings);
-    applyAbrPreset(this.dash, dashjs, abrPreset, options.dashSettings);
+    // BW-x reads the project's own estimator, fed by every mode's transfers (player/abr/bw-x-rule.ts).
+    const wireEstimate = (): number | null => {
+      const e = this.recorder.estimates;
+      return e.bandwidthSamples > 0 && e.bandwidthBitsPerSec !== null && e.bandwidthBitsPerSec > 0 ? e.bandwidthBitsPerSec : null;
+    };
+    applyAbrPreset(this.dash, dashjs, abrPreset, options.dashSettings, wireEstimate);
+    // Every mode, every preset: a segment that cannot arrive is asked again lower (player/abr/rescue.ts).
+    installRescue(this.dash, dashjs, this.recorder, log);
     options.beforeAttach?.(this.dash);
     this.monitor = new PlaybackMonitor(video, this.dash, dashjs.MediaPlayer.events);
 
@@ -99,6 +107,7 @@ export class SprintPlayer {
       transfers: this.recorder.transfers.toArray(),
       trains: this.recorder.trains.toArray(),
       deferredSwitches: this.recorder.deferredSwitches.toArray(),
+      rescues: this.recorder.rescues.toArray(),
       droppedRecords: this.recorder.droppedRecords + this.monitor.droppedSamples,
       playback: this.monitor.snapshot(),
       samples: this.monitor.series(),

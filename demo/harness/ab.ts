@@ -16,7 +16,7 @@ import { distScript } from '../testbed/origin-process';
 import { preflight } from '../testbed/preflight';
 import { CHROMIUM } from './browser';
 import { findSprintExtension, planNeedsExtension, SprintExtension } from './extension';
-import { mbit } from './format';
+import { mbit, stallLabel } from './format';
 import { AbManifest, MANIFEST_FORMAT, MANIFEST_VERSION, planFingerprint, readManifest, writeManifest } from './manifest';
 import { runPool } from './pool';
 import { originIsH2, originIsNginx, type Plan, type RunSpec } from './plan';
@@ -119,8 +119,11 @@ export function resultLine(spec: RunSpec, record: RunRecord, summary: RunSummary
   if (!summary) return `${head} finished, but its data could not be summarized`;
   if (!summary.window) return `${head} no measurement window (${summary.windowProblem})`;
   const flows = summary.flows.map((f) => `${f.label} ${f.percentOfFairShare.toFixed(1)}%`).join(', ');
-  const players = summary.players.map((p) => `${p.label} ${p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps)} Mbit/s, ${p.rebufferCount ?? '–'} rebuffers, mode ${p.mode ?? '?'}`).join('; ');
-  const warn = summary.warnings.length > 0 ? ` [${summary.warnings.length} warning(s)]` : '';
+  const players = summary.players.map((p) => `${p.label} ${p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps)} Mbit/s, ${stallLabel(p.rebufferCount, p.rebufferS)}${p.stalledAtEnd ? ' (stalled at the end)' : ''}${p.errorsInWindow ? `, ${p.errorsInWindow} error(s)` : ''}${p.rescues ? `, ${p.rescues} rescue(s)` : ''}, ${p.videoSegments} video segments, mode ${p.mode ?? '?'}`).join('; ');
+  // The players' problems (no segment, low share, errors, a stall at the end) in full; other warnings counted.
+  const problems = summary.playerProblems ?? [];
+  const others = summary.warnings.length - problems.length;
+  const warn = `${problems.length > 0 ? ` PROBLEMS: ${problems.join('; ')}` : ''}${others > 0 ? ` [${others} warning(s)]` : ''}`;
   return `${head} ${flows} of fair share (${mbit(summary.fairShareBitsPerSec ?? 0)} Mbit/s over ${summary.window.durationS.toFixed(0)} s)${players ? `; ${players}` : ''}${warn}`;
 }
 

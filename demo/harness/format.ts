@@ -52,3 +52,12 @@ export function clock(seconds: number): string {
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
+
+/** A player's stalls in a window: "0 stalls", "1 stall, 299 s", "3 stalls, 12.4 s"; "– stalls" when unknown. */
+export function stallLabel(count: number | null, seconds: number | null): string {
+  if (count === null) return '– stalls';
+  const head = `${count} stall${count === 1 ? '' : 's'}`;
+  if (count === 0 && !(seconds !== null && seconds >= 0.05)) return head;
+  const s = seconds ?? 0;
+  return `${head}, ${s >= 10 ? s.toFixed(0) : s.toFixed(1)} s`;
+}

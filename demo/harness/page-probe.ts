@@ -24,12 +24,16 @@ export interface ProbeResult {
     readonly startupDelayMs: number | null;
     readonly rebufferCount: number;
     readonly rebufferMs: number;
+    readonly stallStartMs?: number | null;
     readonly bitrateSwitches: number;
     readonly ended: boolean;
     readonly errors: readonly string[];
+    readonly errorCount?: number;
   };
   readonly estimates?: Record<string, unknown>;
   readonly counters?: Record<string, number>;
+  /** Segments that could not arrive and the lower rung each was asked again at (player/abr/rescue.ts), all so far. */
+  readonly rescues?: readonly PlayerRecord[];
   readonly droppedRecords?: number;
   /** Transfers still in progress. */
   readonly openTransfers?: number;
@@ -72,6 +76,7 @@ export const PROBE_EXPRESSION = `(() => {
     playback: s.playback,
     estimates: s.estimates,
     counters: s.counters,
+    rescues: s.rescues || [],
     droppedRecords: s.droppedRecords,
     openTransfers: (s.transfers || []).filter((t) => t.endMs == null).length,
     openList: (s.transfers || []).filter((t) => t.endMs == null),

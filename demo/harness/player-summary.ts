@@ -66,9 +66,25 @@ export interface PlayerSummary {
   readonly videoSegments: number;
   readonly downloadSwitches: number | null;
   readonly bufferS: Summary | null;
-  /** Within the window (switches: quality changes rendered, as dash.js reports them). */
+  /**
+   * Within the window (switches: quality changes rendered, as dash.js reports
+   * them). rebufferCount counts every stall that was in progress at some time
+   * inside the window — one that began before the window and went on into it
+   * included; rebufferS is the stall time inside the window.
+   */
   readonly rebufferCount: number | null;
   readonly rebufferS: number | null;
+  /** A stall began before the window and was still in progress when it opened. */
+  readonly stallInProgressAtStart: boolean;
+  /** The player was stalled at the last poll of the window. */
+  readonly stalledAtEnd: boolean;
+  /** Media time played inside the window, seconds (null without polls on both sides). */
+  readonly playedS: number | null;
+  /** dash.js errors reported inside the window, and the last error the player reported (up to the window's end). */
+  readonly errorsInWindow: number | null;
+  readonly lastError: string | null;
+  /** Segments that could not arrive inside the window and were asked again at a lower rung (player/abr/rescue.ts). */
+  readonly rescues: number;
   readonly switches: number | null;
   /** Over the whole run. */
   readonly rebufferCountTotal: number | null;
@@ -99,14 +115,18 @@ const maybe = (values: Array<number | null>): Summary | null => {
 };
 
 interface Playback {
+  currentTimeSec?: unknown;
   videoBitrate?: unknown;
   videoBufferSec?: unknown;
   startupDelayMs?: unknown;
   rebufferCount?: unknown;
   rebufferMs?: unknown;
+  /** Absent in logs written before the player reported it. */
+  stallStartMs?: unknown;
   bitrateSwitches?: unknown;
   ended?: unknown;
   errors?: unknown;
+  errorCount?: unknown;
 }
 
 /** Cumulative counter at the last poll at or before time t (null if none). */
@@ -118,6 +138,57 @@ function counterAt(polls: readonly PlayerLine[], t: number, read: (p: Playback) 
     if (v !== null) value = v;
   }
   return value;
+}
+
+/** Index of the last poll at or before time t, or -1. */
+function lastAtOrBefore(polls: readonly PlayerLine[], t: number): number {
+  let at = -1;
+  for (let i = 0; i < polls.length; i++) {
+    if ((polls[i] as PlayerLine).t > t) break;
+    at = i;
+  }
+  return at;
+}
+
+const playbackOf = (p: PlayerLine | undefined): Playback => ((p?.['playback'] ?? {}) as Playback);
+
+/**
+ * Whether the stall that was in progress at poll i (if any) went on after it:
+ * from the player's `stallStartMs` when the log has it, else (older logs) from
+ * the counters: rebuffer time grew from poll i to the next one while the
+ * count did not (so it is the same stall).
+ */
+function stallContinuesAfter(polls: readonly PlayerLine[], i: number): boolean {
+  const at = playbackOf(polls[i]);
+  if (at.stallStartMs !== undefined) return num(at.stallStartMs) !== null;
+  const next = polls[i + 1];
+  if (!next) return false;
+  const a = playbackOf(polls[i]);
+  const b = playbackOf(next);
+  const msA = num(a.rebufferMs);
+  const msB = num(b.rebufferMs);
+  return msA !== null && msB !== null && msB > msA && num(a.rebufferCount) === num(b.rebufferCount);
+}
+
+/** Whether the player was stalled at poll i (`stallStartMs`, else rebuffer time grew into it from the previous poll). */
+function stalledAt(polls: readonly PlayerLine[], i: number): boolean {
+  const at = playbackOf(polls[i]);
+  if (at.stallStartMs !== undefined) return num(at.stallStartMs) !== null;
+  const prev = polls[i - 1];
+  if (!prev) return false;
+  const msA = num(playbackOf(prev).rebufferMs);
+  const msB = num(at.rebufferMs);
+  return msA !== null && msB !== null && msB > msA;
+}
+
+/** Rescues (the last poll's list, all so far) that happened inside the window. */
+function rescuesIn(last: PlayerLine | undefined, window: Window | null): number {
+  const list = last?.['rescues'];
+  if (!Array.isArray(list)) return 0;
+  return list.filter((r) => {
+    const at = num((r as Record<string, unknown>)['atMs']);
+    return at !== null && (window === null || (at / 1000 >= window.fromS && at / 1000 < window.toS));
+  }).length;
 }
 
 export function summarizePlayer(lines: readonly PlayerLine[], window: Window | null, meta: { port: number; label: string }): PlayerSummary {
@@ -158,8 +229,21 @@ export function summarizePlayer(lines: readonly PlayerLine[], window: Window | n
     if (end === null) return null;
     return end - (counterAt(ready, window.fromS, read) ?? 0);
   };
-  const rebufferCount = delta((p) => num(p.rebufferCount));
+  // A stall in progress when the window opens began before it (so the
+  // counter's difference misses it) but its time inside the window is
+  // rebuffering all the same: it counts once.
+  const startIdx = window === null ? -1 : lastAtOrBefore(ready, window.fromS);
+  const stallInProgressAtStart = startIdx >= 0 && stallContinuesAfter(ready, startIdx);
+  const countDelta = delta((p) => num(p.rebufferCount));
+  const rebufferCount = countDelta === null ? null : countDelta + (stallInProgressAtStart ? 1 : 0);
   const rebufferMs = delta((p) => num(p.rebufferMs));
+  const endIdx = window === null ? ready.length - 1 : lastAtOrBefore(ready, window.toS);
+  const stalledAtEnd = endIdx >= 0 && (window === null || (ready[endIdx] as PlayerLine).t >= window.fromS) && stalledAt(ready, endIdx);
+  const played = delta((p) => num(p.currentTimeSec));
+  // errorCount where the player reports it; older logs: the length of the (capped) error list.
+  const errorsInWindow = delta((p) => num(p.errorCount) ?? (Array.isArray(p.errors) ? p.errors.length : null));
+  const errorsAtEnd = endIdx >= 0 ? playbackOf(ready[endIdx]).errors : undefined;
+  const lastError = Array.isArray(errorsAtEnd) && errorsAtEnd.length > 0 ? String(errorsAtEnd[errorsAtEnd.length - 1]) : null;
   const switches = delta((p) => num(p.bitrateSwitches));
 
   // Transfers: media type from the segments each one served, else from the URL (one file per representation).
@@ -227,6 +311,12 @@ export function summarizePlayer(lines: readonly PlayerLine[], window: Window | n
     bufferS: maybe(wPolls.map((p) => num(pb(p).videoBufferSec))),
     rebufferCount,
     rebufferS: rebufferMs === null ? null : rebufferMs / 1000,
+    stallInProgressAtStart,
+    stalledAtEnd,
+    playedS: window === null ? (last ? num(pb(last).currentTimeSec) : null) : played,
+    errorsInWindow,
+    lastError,
+    rescues: rescuesIn(last, window),
     switches,
     rebufferCountTotal: last ? num(pb(last).rebufferCount) : null,
     rebufferSTotal: last && num(pb(last).rebufferMs) !== null ? (num(pb(last).rebufferMs) as number) / 1000 : null,

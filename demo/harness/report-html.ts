@@ -8,7 +8,7 @@
 
 import type { Aggregate } from './aggregate';
 import { cellOf } from './aggregate';
-import { bytesLabel, cellText, escapeHtml, mbit, rateLabel } from './format';
+import { bytesLabel, cellText, escapeHtml, mbit, rateLabel, stallLabel } from './format';
 import type { AbManifest } from './manifest';
 import { problemLines, provenanceSentence, ReportGaps, settingsSentence } from './report-md';
 import { byRate, columnTitle, summaryTables, TableModel } from './report-tables';
@@ -204,7 +204,7 @@ function runHead(run: RunSummary): string {
   if (!run.window) bits.push(`<span class="bad">no window: ${escapeHtml(run.windowProblem ?? '?')}</span>`);
   for (const f of run.flows) bits.push(`${escapeHtml(f.label)} ${f.percentOfFairShare.toFixed(1)}%`);
   for (const p of run.players) {
-    bits.push(`${escapeHtml(p.label)}: ${p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps)} Mbit/s, ${p.rebufferCount ?? '–'} rebuffers, mode ${escapeHtml(p.mode ?? '?')}`);
+    bits.push(`${escapeHtml(p.label)}: ${p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps)} Mbit/s, ${stallLabel(p.rebufferCount, p.rebufferS)}, mode ${escapeHtml(p.mode ?? '?')}`);
   }
   if (run.window) bits.push(`window ${run.window.durationS.toFixed(0)} s`);
   return bits.join(' · ');

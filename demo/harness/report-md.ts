@@ -3,8 +3,8 @@
 // the first is paper Fig. 6's), problems, and one line per run. Pure.
 
 import type { Aggregate } from './aggregate';
-import { durationLabel, mbit } from './format';
 import { describeSource } from './host-info';
+import { durationLabel, mbit, stallLabel } from './format';
 import type { AbManifest } from './manifest';
 import { summaryTables, TableModel } from './report-tables';
 import type { RunSummary } from './run-summary';
@@ -95,14 +95,14 @@ export function buildSummaryMarkdown(manifest: AbManifest, agg: Aggregate, runs:
   const problems = problemLines(agg, gaps).map((p) => `- ${p}`);
   if (problems.length > 0) out.push('## Problems', '', ...problems, '');
   out.push('## Runs', '');
-  out.push(mdTable(['run', 'status', 'window', 'total Mbit/s', 'flows: % of fair share', 'bitrate Mbit/s', 'rebuffers'], runs.map((r) => [
+  out.push(mdTable(['run', 'status', 'window', 'total Mbit/s', 'flows: % of fair share', 'bitrate Mbit/s', 'stalls in the window'], runs.map((r) => [
     `[${r.dir}](${r.dir}/)`,
     r.status + (r.error ? `: ${r.error}` : ''),
     r.window ? `${r.window.durationS.toFixed(0)} s` : `none (${r.windowProblem ?? '?'})`,
     r.totalBitsPerSec === null ? '–' : mbit(r.totalBitsPerSec, 3),
     r.flows.map((f) => `${f.label} ${f.percentOfFairShare.toFixed(1)}`).join(', ') || '–',
     r.players.map((p) => (p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps))).join(', ') || '–',
-    r.players.map((p) => `${p.rebufferCount ?? '–'}`).join(', ') || '–',
+    r.players.map((p) => stallLabel(p.rebufferCount, p.rebufferS)).join('; ') || '–',
   ])));
   out.push('');
   out.push('Raw data per run: `run.json`, `wire.jsonl` (bytes per 100 ms per server port), `player-<port>.jsonl` (stats once a second, every segment and transfer), `ss.jsonl`, `qdisc.jsonl`, `bulk-<port>.jsonl`, `origin-<port>.log`, `browser.log`. Rebuild the reports with `npx sprint report <dir>`.', '');

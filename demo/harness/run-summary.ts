@@ -84,6 +84,8 @@ export interface RunSummary {
   readonly congestionOk: boolean | null;
   /** The machine and source of the run (run.json's host), when recorded. */
   readonly host: HostRecord | null;
+  /** What went wrong for the players inside the window (playerProblems); also in `warnings`, so the report lists them under Problems. */
+  readonly playerProblems?: readonly string[];
   readonly warnings: readonly string[];
   /** For plots: times relative to the schedule start, seconds. */
   readonly plot: {
@@ -225,6 +227,26 @@ function tcpFigures(ss: RunData['ss'], port: number, window: Window | null): Tcp
   };
 }
 
+/** Below this % of its fair share a player's run is listed as a problem. */
+export const LOW_SHARE_PERCENT = 30;
+
+/**
+ * What went wrong for one player inside the window, as problem lines: no
+ * video segment downloaded, under LOW_SHARE_PERCENT of its fair share,
+ * dash.js errors, a stall still going at the window's end — each with the
+ * player's last error, so a wedged player cannot hide behind a bitrate.
+ */
+export function playerProblems(p: PlayerSummary, flow: FlowResult | null): string[] {
+  if (!p.ready || flow === null) return [];
+  const out: string[] = [];
+  const why = p.lastError ? ` (last error: ${p.lastError})` : '';
+  if (p.videoSegments === 0) out.push(`player ${p.label}: downloaded no video segment in the window${why}`);
+  if (flow.percentOfFairShare < LOW_SHARE_PERCENT) out.push(`player ${p.label}: got ${flow.percentOfFairShare.toFixed(1)}% of its fair share (under ${LOW_SHARE_PERCENT}%)${why}`);
+  if (p.errorsInWindow !== null && p.errorsInWindow > 0) out.push(`player ${p.label}: ${p.errorsInWindow} dash.js error(s) in the window; last: ${p.lastError ?? '?'}`);
+  if (p.stalledAtEnd) out.push(`player ${p.label}: stalled at the end of the window (${(p.rebufferS ?? 0).toFixed(0)} s of stalls in it${p.stallInProgressAtStart ? ', one already in progress when it opened' : ''})`);
+  return out;
+}
+
 export function summarizeRun(data: RunData): RunSummary {
   const { record } = data;
   const ids = record.flows.map((f) => f.id);
@@ -256,6 +278,12 @@ export function summarizeRun(data: RunData): RunSummary {
   const players = record.flows
     .filter((f) => f.role === 'player')
     .map((f) => summarizePlayer(data.players[f.id] ?? [], window, { port: f.port, label: f.label }));
+  const problems: string[] = [];
+  record.flows.filter((f) => f.role === 'player').forEach((f, i) => {
+    const p = players[i] as PlayerSummary;
+    problems.push(...playerProblems(p, window ? (flows.find((fl) => fl.id === f.id) ?? null) : null));
+  });
+  warnings.push(...problems);
   for (const p of players) {
     if (!p.ready) warnings.push(`player ${p.label}: never reported stats`);
     if (p.everHidden) warnings.push(`player ${p.label}: its page was hidden at times (throttled by the browser)`);
@@ -306,6 +334,7 @@ export function summarizeRun(data: RunData): RunSummary {
     queue: { samples: qRows.length, backlogBytes: maybe(qRows.map((r) => num(r['backlogBytes']))), drops },
     congestionOk: record.congestion ? record.congestion.ok : null,
     host: record.host ?? null,
+    playerProblems: problems,
     warnings,
     plot: {
       startS,

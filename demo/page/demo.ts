@@ -27,12 +27,14 @@ const transport = params.get('transport') ?? undefined;
 //   sxswitch=after-chunk|immediate   Sprint-x's switch policy
 //   sxsafety=SEC Sprint-x's safety level (buffered video below which a switch is never held)
 //   sxmaxsec=SEC the most media time one Sprint-x expanded request covers
+//   fragtimeout=MS dash.js's fragment request timeout (default 20000; tests of the segment rescue)
 const chunk = params.get('chunk');
 const sxSwitch = params.get('sxswitch') ?? undefined;
 const sxSafety = params.get('sxsafety');
 const sxMaxSec = params.get('sxmaxsec');
 const mpt = params.get('mpt');
 const bufferTarget = params.get('buffer');
+const fragTimeout = params.get('fragtimeout');
 const manifest = params.get('manifest') ?? `media/${encodeURIComponent(set)}/${encodeURIComponent(layout)}/manifest.mpd`;
 
 function el<T extends HTMLElement>(id: string): T {
@@ -85,6 +87,15 @@ function parsePositive(name: string, value: string | null): number | undefined {
   return n;
 }
 
+/** dash.js settings from `buffer=` and `fragtimeout=`, or undefined for dash.js's (and the preset's) own. */
+function dashSettings(target: number | undefined, timeoutMs: number | undefined): SprintApi.SprintPlayerOptions['dashSettings'] {
+  if (target === undefined && timeoutMs === undefined) return undefined;
+  const streaming: Record<string, unknown> = {};
+  if (target !== undefined) streaming['buffer'] = { bufferTimeDefault: target, bufferTimeAtTopQuality: target, bufferTimeAtTopQualityLongForm: target };
+  if (timeoutMs !== undefined) streaming['fragmentRequestTimeout'] = timeoutMs;
+  return { streaming } as SprintApi.SprintPlayerOptions['dashSettings'];
+}
+
 function start(): void {
   renderLinks();
   const video = el<HTMLVideoElement>('video');
@@ -102,10 +113,7 @@ function start(): void {
       sprintxSwitch: sxSwitch as SprintApi.SprintPlayerOptions['sprintxSwitch'],
       sprintxSafetySec: sxSafety === null ? undefined : parsePositive('sxsafety', sxSafety),
       sprintxMaxRangeSec: parsePositive('sxmaxsec', sxMaxSec),
-      dashSettings:
-        target === undefined
-          ? undefined
-          : { streaming: { buffer: { bufferTimeDefault: target, bufferTimeAtTopQuality: target, bufferTimeAtTopQualityLongForm: target } } },
+      dashSettings: dashSettings(target, parsePositive('fragtimeout', fragTimeout)),
     });
   } catch (e) {
     overlay.textContent = `error: ${(e as Error).message}`;

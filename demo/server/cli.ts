@@ -60,6 +60,7 @@ const SPEC: OptionsSpec = {
   'reset-after-bytes': { kind: 'value' },
   'reset-count': { kind: 'value' },
   'reset-with': { kind: 'value' },
+  'fault-path': { kind: 'value' },
   delay: { kind: 'value' },
   latency: { kind: 'value' },
   'misorder-responses': { kind: 'flag' },
@@ -107,7 +108,9 @@ Fault injection (all off by default; with --h2 only --no-range, --no-cors,
   --http10                     answer as HTTP/1.0 and close after each response
   --reset-after-bytes BYTES    cut a /media/ response after BYTES body bytes
   --reset-count N|every        how many responses to cut (default 1)
-  --reset-with fin|rst         cut with a FIN (exact byte count) or a TCP reset (default fin)
+  --reset-with fin|rst|stall   cut with a FIN (exact byte count), a TCP reset, or by going
+                               silent on the open connection (default fin)
+  --fault-path S               cut only responses whose path contains S (e.g. rep-4.mp4)
   --delay DURATION             wait before each response, e.g. 50ms
   --latency DURATION           emulate this RTT: no response starts before its
                                request arrived this long ago, e.g. 600ms
@@ -167,11 +170,13 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions {
   }
   const resetWith = v('reset-with');
   if (resetWith !== undefined) {
-    if (resetWith !== 'fin' && resetWith !== 'rst') throw new UsageError(`--reset-with: ${JSON.stringify(resetWith)} must be fin or rst`);
+    if (resetWith !== 'fin' && resetWith !== 'rst' && resetWith !== 'stall') throw new UsageError(`--reset-with: ${JSON.stringify(resetWith)} must be fin, rst or stall`);
     opts.resetWith = resetWith;
   }
-  if ((resetCount !== undefined || resetWith !== undefined) && opts.resetAfterBytes === undefined) {
-    throw new UsageError('--reset-count and --reset-with need --reset-after-bytes');
+  const faultPath = v('fault-path');
+  if (faultPath !== undefined) opts.faultPath = faultPath;
+  if ((resetCount !== undefined || resetWith !== undefined || faultPath !== undefined) && opts.resetAfterBytes === undefined) {
+    throw new UsageError('--reset-count, --reset-with and --fault-path need --reset-after-bytes');
   }
   set('delayMs', ms('delay'));
   set('latencyMs', ms('latency'));

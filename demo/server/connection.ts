@@ -275,7 +275,8 @@ export class Connection {
     // Fault: cut a media body after exactly N bytes (once per `resetCount`).
     let cutAfter: number | null = null;
     const body = plan.body;
-    if (plan.media && body && o.resetAfterBytes !== null && body.length > o.resetAfterBytes && this.ctx.faults.resetsLeft > 0) {
+    const faultHere = o.faultPath === null || (!isParseError(req) && req.target.split('?')[0]!.includes(o.faultPath));
+    if (plan.media && body && faultHere && o.resetAfterBytes !== null && body.length > o.resetAfterBytes && this.ctx.faults.resetsLeft > 0) {
       this.ctx.faults.resetsLeft -= 1;
       cutAfter = o.resetAfterBytes;
     }
@@ -314,6 +315,12 @@ export class Connection {
     }
     this.answered += 1;
 
+    if (cutAfter !== null && o.resetWith === 'stall') {
+      // Nothing more on this connection: it stays open, silent, until the client closes it.
+      this.finish(pending, false, 'fault-stall-after-bytes');
+      await this.closed;
+      return;
+    }
     if (cutAfter !== null) {
       this.finish(pending, false, 'fault-reset-after-bytes');
       if (o.resetWith === 'rst') {

@@ -65,9 +65,17 @@ export interface OriginOptions {
   /**
    * How `resetAfterBytes` cuts: "fin" (default) closes the connection once the
    * N bytes are in the kernel, so the client sees exactly N body bytes then EOF;
-   * "rst" aborts with a TCP reset, so the client may see fewer and an ECONNRESET.
+   * "rst" aborts with a TCP reset, so the client may see fewer and an ECONNRESET;
+   * "stall" sends the N bytes and then nothing more, keeping the connection
+   * open until the client gives up (its request timeout).
    */
-  readonly resetWith?: 'fin' | 'rst';
+  readonly resetWith?: 'fin' | 'rst' | 'stall';
+  /**
+   * Only /media/ responses whose request path contains this string are cut
+   * by `resetAfterBytes` (e.g. one representation's file, so the top rung's
+   * segments cannot arrive while the others do). Default: every /media/ response.
+   */
+  readonly faultPath?: string;
   /** Wait this long before starting each response, ms. Default 0. */
   readonly delayMs?: number;
   /**
@@ -112,7 +120,8 @@ export interface ResolvedOriginOptions {
   readonly http10: boolean;
   readonly resetAfterBytes: number | null;
   readonly resetCount: number;
-  readonly resetWith: 'fin' | 'rst';
+  readonly resetWith: 'fin' | 'rst' | 'stall';
+  readonly faultPath: string | null;
   readonly delayMs: number;
   readonly latencyMs: number;
   readonly misorderResponses: boolean;
@@ -151,8 +160,8 @@ export function resolveOriginOptions(o: OriginOptions = {}): ResolvedOriginOptio
   const root = needRoot ? packageRoot() : '';
   const resetCount = o.resetCount ?? 1;
   if (resetCount !== Number.POSITIVE_INFINITY) integer('resetCount', resetCount, 1, 1);
-  if (o.resetWith !== undefined && o.resetWith !== 'fin' && o.resetWith !== 'rst') {
-    throw new RangeError(`origin option resetWith must be "fin" or "rst", got ${String(o.resetWith)}`);
+  if (o.resetWith !== undefined && o.resetWith !== 'fin' && o.resetWith !== 'rst' && o.resetWith !== 'stall') {
+    throw new RangeError(`origin option resetWith must be "fin", "rst" or "stall", got ${String(o.resetWith)}`);
   }
   if (o.host !== undefined && (typeof o.host !== 'string' || o.host === '')) {
     throw new TypeError(`origin option host must be a non-empty string, got ${String(o.host)}`);
@@ -182,6 +191,7 @@ export function resolveOriginOptions(o: OriginOptions = {}): ResolvedOriginOptio
     resetAfterBytes: o.resetAfterBytes === undefined ? null : integer('resetAfterBytes', o.resetAfterBytes, 0, 0),
     resetCount,
     resetWith: o.resetWith ?? 'fin',
+    faultPath: o.faultPath === undefined || o.faultPath === '' ? null : String(o.faultPath),
     delayMs: integer('delayMs', o.delayMs, 0, 0),
     latencyMs: integer('latencyMs', o.latencyMs, 0, 0),
     misorderResponses: flag('misorderResponses', o.misorderResponses),

@@ -1,10 +1,20 @@
 /**
  * BW-x ABR rule of the paper's evaluation (§V-C): "set the video bitrate to
  * x% of the measured throughput" — here the highest rung of the ladder not
- * above x% of dash.js's average measured throughput (its own estimate, which
- * Sprint keeps true to the wire), the lowest rung when nothing is measured
- * yet or nothing fits. x below 100 makes the player less aggressive, which
- * fills the buffer and exercises the minimum train (Fig. 11).
+ * above x% of a wire-true throughput estimate, the lowest rung before the
+ * first trustworthy sample or when nothing fits. x below 100 makes the player
+ * less aggressive, which fills the buffer and exercises the minimum train
+ * (Fig. 11).
+ *
+ * The estimate (`WireEstimate`) is the project's own bandwidth estimator
+ * (src/estimators/bandwidth.ts, which skips transfers that fit in one initial
+ * window) fed with every mode's transfers: Sprint-x's and Sprint's wire
+ * samples, and in stock mode dash.js's own loads timed from request to last
+ * byte (player/dataplane/stock.ts: never above what the link can have
+ * carried). createPlayer passes it from `stats().estimates`. dash.js's own
+ * average throughput is not used: its per-segment samples leave out the
+ * first progress event's bytes and time, which reads far above the link when
+ * the bytes reach the page in bursts (README, "Throughput estimates").
  */
 import { ladder, type DashjsForRules, type RuleInstance, type RulesContextLike } from './rule-types';
 
@@ -12,7 +22,20 @@ export function bwRuleName(percent: number): string {
   return `SprintBw${percent}Rule`;
 }
 
-export function bwRuleFactory(dashjs: DashjsForRules, percent: number): unknown {
+/** The estimate the rule reads, bit/s, or null before the first trustworthy sample. */
+export type WireEstimate = () => number | null;
+
+/** Index (in `bitrates`, lowest first) of the highest rung not above percent% of `estimateBps`; 0 without an estimate. */
+export function bwChoiceIndex(bitrates: readonly number[], estimateBps: number | null, percent: number): number {
+  const budget = estimateBps !== null && Number.isFinite(estimateBps) && estimateBps > 0 ? (estimateBps * percent) / 100 : 0;
+  let choice = 0;
+  bitrates.forEach((b, i) => {
+    if (b <= budget) choice = i;
+  });
+  return choice;
+}
+
+export function bwRuleFactory(dashjs: DashjsForRules, percent: number, estimate?: WireEstimate): unknown {
   if (!(percent > 0 && percent <= 1000)) throw new RangeError(`BW-x percent must be in (0, 1000], got ${percent}`);
   const name = bwRuleName(percent);
   function SprintBwRule(this: { context: unknown }): RuleInstance {
@@ -24,13 +47,17 @@ export function bwRuleFactory(dashjs: DashjsForRules, percent: number): unknown 
       if (ctx.getMediaType() !== 'video') return req;
       const reps = ladder(ctx);
       if (reps.length === 0) return req;
-      const kbps = ctx.getThroughputController().getAverageThroughput('video');
-      const budget = Number.isFinite(kbps) && kbps > 0 ? (kbps * 1000 * percent) / 100 : 0;
-      let choice = reps[0];
-      for (const r of reps) if (r.bandwidth <= budget) choice = r;
+      // Without a wire estimate (a rule registered outside createPlayer): dash.js's own average.
+      let bps: number | null;
+      if (estimate) bps = estimate();
+      else {
+        const kbps = ctx.getThroughputController().getAverageThroughput('video');
+        bps = Number.isFinite(kbps) && kbps > 0 ? kbps * 1000 : null;
+      }
+      const choice = reps[bwChoiceIndex(reps.map((r) => r.bandwidth), bps, percent)];
       req.representation = choice;
       req.priority = SwitchRequest.PRIORITY?.STRONG ?? 1;
-      req.reason = { message: `[${name}] throughput ${(kbps / 1000).toFixed(2)} Mbit/s → ${((choice?.bandwidth ?? 0) / 1e6).toFixed(2)} Mbit/s` };
+      req.reason = { message: `[${name}] ${estimate ? 'wire' : 'dash.js'} throughput ${bps === null ? 'not measured yet' : `${(bps / 1e6).toFixed(2)} Mbit/s`} → ${((choice?.bandwidth ?? 0) / 1e6).toFixed(2)} Mbit/s` };
       return req;
     }
     return { getSwitchRequest, reset: () => undefined };

@@ -18,7 +18,7 @@
  */
 import type { MediaPlayerClass, MediaPlayerSettingClass } from 'dashjs';
 import { bufferBasedRuleFactory, BUFFER_RULE_NAME } from './buffer-based-rule';
-import { bwRuleFactory, bwRuleName } from './bw-x-rule';
+import { bwRuleFactory, bwRuleName, type WireEstimate } from './bw-x-rule';
 import type { DashjsForRules } from './rule-types';
 
 export type AbrPreset = 'dash-default' | 'buffer' | `bw-${number}`;
@@ -42,9 +42,10 @@ const BUILT_IN_QUALITY_RULES = ['throughputRule', 'bolaRule', 'insufficientBuffe
 /**
  * Applies `preset` to `dash`. `pageSettings` are the dash.js settings the
  * page passed (`dashSettings`): buffer targets, fast switching and the
- * abandonment rule set there are left alone.
+ * abandonment rule set there are left alone. `wireEstimate` is what BW-x
+ * reads (player/abr/bw-x-rule.ts); without it, dash.js's own average.
  */
-export function applyAbrPreset(dash: MediaPlayerClass, dashjs: unknown, preset: AbrPreset, pageSettings?: MediaPlayerSettingClass): void {
+export function applyAbrPreset(dash: MediaPlayerClass, dashjs: unknown, preset: AbrPreset, pageSettings?: MediaPlayerSettingClass, wireEstimate?: WireEstimate): void {
   if (preset === 'dash-default') return;
   const pageBuffer = (pageSettings?.streaming?.buffer ?? {}) as Record<string, unknown>;
   const pageRules = (pageSettings?.streaming?.abr?.rules ?? {}) as Record<string, { active?: unknown } | undefined>;
@@ -68,6 +69,6 @@ export function applyAbrPreset(dash: MediaPlayerClass, dashjs: unknown, preset: 
     dash.addABRCustomRule('qualitySwitchRules', BUFFER_RULE_NAME, bufferBasedRuleFactory(d) as object);
   } else {
     const percent = Number(preset.slice(3));
-    dash.addABRCustomRule('qualitySwitchRules', bwRuleName(percent), bwRuleFactory(d, percent) as object);
+    dash.addABRCustomRule('qualitySwitchRules', bwRuleName(percent), bwRuleFactory(d, percent, wireEstimate) as object);
   }
 }

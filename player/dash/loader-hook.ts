@@ -6,6 +6,8 @@
  * - Loads a `SegmentLoadHandler` takes are answered by the data plane; all
  *   others (manifest, sidx, init segments, anything it declines) go to
  *   dash.js's own XHRLoader unchanged.
+ * - Load watchers (`addLoadWatcher`: the segment rescue, player/abr/rescue.ts)
+ *   see every load first, in every mode, whoever answers it.
  * - The response interceptor rewrites the timing dash.js records for loads
  *   the data plane answered, so dash.js's throughput estimate (and every ABR
  *   rule reading it) sees when the bytes really crossed the wire instead of
@@ -23,8 +25,22 @@ interface XhrLoaderInstance {
   load(request: LoaderRequest, response: LoaderResponse): unknown;
 }
 
-/** Registers `handler` in front of dash.js's XHRLoader. Call before `attachSource`. */
-export function installLoaderHook(dash: MediaPlayerClass, handler: SegmentLoadHandler): void {
+/** Sees every load before it starts (it may wrap `request.customData`'s callbacks); must not throw. */
+export type LoadWatcher = (request: LoaderRequest, response: LoaderResponse) => void;
+
+interface HookSlot {
+  handler: SegmentLoadHandler | null;
+  readonly watchers: LoadWatcher[];
+}
+
+/** One XHRLoader extension per dash.js player (dash.js keeps the first extension of a name). */
+const slots = new WeakMap<object, HookSlot>();
+
+function slotFor(dash: MediaPlayerClass): HookSlot {
+  const existing = slots.get(dash);
+  if (existing) return existing;
+  const slot: HookSlot = { handler: null, watchers: [] };
+  slots.set(dash, slot);
   const version = (dash as unknown as { getVersion?: () => string }).getVersion?.();
   if (version !== undefined && version !== DASHJS_VERSION) {
     console.warn(`[sprint] built for dash.js ${DASHJS_VERSION}, running on ${version}: loader hook untested`);
@@ -35,17 +51,30 @@ export function installLoaderHook(dash: MediaPlayerClass, handler: SegmentLoadHa
       const parentLoad = this.parent.load.bind(this.parent);
       return {
         load(request: LoaderRequest, response: LoaderResponse): unknown {
-          if (handler.tryLoad(request, response)) return true;
+          for (const watch of slot.watchers) watch(request, response);
+          if (slot.handler?.tryLoad(request, response)) return true;
           return parentLoad(request, response);
         },
       };
     },
     true,
   );
-  dash.addResponseInterceptor(async (response) => {
-    applyWireTiming(response as unknown as LoaderResponse);
+  const interceptor = async (response: unknown): Promise<unknown> => {
+    applyWireTiming(response as LoaderResponse);
     return response;
-  });
+  };
+  dash.addResponseInterceptor(interceptor as never);
+  return slot;
+}
+
+/** Registers `handler` in front of dash.js's XHRLoader. Call before `attachSource`. */
+export function installLoaderHook(dash: MediaPlayerClass, handler: SegmentLoadHandler): void {
+  slotFor(dash).handler = handler;
+}
+
+/** Registers `watch` to see every load dash.js makes (whoever answers it). Call before `attachSource`. */
+export function addLoadWatcher(dash: MediaPlayerClass, watch: LoadWatcher): void {
+  slotFor(dash).watchers.push(watch);
 }
 
 /** Replaces dash.js's request dates and progress traces with the recorded wire timing. */

@@ -17,6 +17,15 @@ export interface WireTiming {
   traces: Array<{ startMs: number; durationMs: number; bytes: number }>;
 }
 
+export interface SprintFailure {
+  /** The transfer ended by a timeout (else a network error, a cut). */
+  timedOut: boolean;
+  /** Body bytes the transfer carrying the segment received. */
+  bytes: number;
+  startMs: number;
+  firstByteMs: number | null;
+}
+
 export interface LoaderCustomData {
   request?: DashFragmentRequestLike & { traces?: Array<{ s: Date; d: number; b: number[] }> };
   onloadend?: () => void;
@@ -26,6 +35,12 @@ export interface LoaderCustomData {
   abort?: () => void;
   /** Set by a Sprint data plane: the real wire timing of the bytes it delivered. */
   sprintWire?: WireTiming;
+  /**
+   * Set by a Sprint data plane when it fails a load back to dash.js: what its
+   * own transfer got (the segment rescue, player/abr/rescue.ts, reads it; a
+   * data plane reports no progress for a segment it could not deliver).
+   */
+  sprintFailure?: SprintFailure;
 }
 
 export interface LoaderRequest {

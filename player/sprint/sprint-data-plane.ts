@@ -49,7 +49,7 @@ import { outstandingBytes } from '../../src/model/outstanding-window';
 import { TrainPolicy } from '../../src/train/train-policy';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
-import { DashFragmentRecorder } from '../dataplane/stock';
+import { DashFragmentRecorder, feedDashLoad } from '../dataplane/stock';
 import { bufferLength } from '../dash/buffer-level';
 import { installLoaderHook } from '../dash/loader-hook';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler, WireTiming } from '../dash/loader-types';
@@ -142,7 +142,10 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (e.request) this.scheduled.add(e.request);
   };
   /** Records the segments dash.js loads itself: audio, what Sprint declines, everything after a fallback. */
-  private readonly dashLoads = new DashFragmentRecorder();
+  /** dash.js's own loads; video ones feed the estimator (after a fallback, the only wire samples left). */
+  private readonly dashLoads = new DashFragmentRecorder((request, error) => {
+    if (feedDashLoad(this.bandwidth, request, error)) this.publishEstimates();
+  });
   /**
    * A seek ends the running train at once, and the next request begins a new
    * one even if requests from before the seek are still outstanding (they
@@ -757,6 +760,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     e.resp.url = e.url;
     e.resp.status = 0;
     e.resp.statusText = `sprint: ${e.error ?? 'request failed'}`;
+    e.req.customData.sprintFailure = { timedOut: /time/i.test(e.error ?? ''), bytes: e.bytes, startMs: e.sentMs || e.requestMs, firstByteMs: e.firstByteMs };
     this.ctx?.stats.count('sprint.failedBackToDash');
     this.recordSegment(e, 'error');
     e.req.customData.onloadend?.();

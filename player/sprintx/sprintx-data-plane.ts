@@ -33,7 +33,7 @@ import { chunkSize } from '../../src/model/chunk-size';
 import { parseRange, planExpandedRange, rangeLength, type ByteRange } from '../../src/sprintx/range-plan';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
-import { DashFragmentRecorder } from '../dataplane/stock';
+import { DashFragmentRecorder, feedDashLoad } from '../dataplane/stock';
 import { installLoaderHook } from '../dash/loader-hook';
 import { installQualitySwitchHook, type QualityChangeEventLike } from '../dash/quality-switch-hook';
 import { bufferLength } from '../dash/buffer-level';
@@ -65,7 +65,10 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
   private readonly prober: RttProber;
   private degraded: string | null = null;
   /** Records the segments dash.js loads itself: init segments, audio, what Sprint-x declines, everything after a fallback. */
-  private readonly dashLoads = new DashFragmentRecorder();
+  /** dash.js's own loads; video ones feed the estimator (after a fallback, the only wire samples left). */
+  private readonly dashLoads = new DashFragmentRecorder((request, error) => {
+    if (feedDashLoad(this.bandwidth, request, error)) this.publishEstimates();
+  });
   private consecutiveFailures = 0;
   private holds: SwitchHolds | null = null;
   /** Duration of the last video media segment dash.js asked for, seconds (the safety level's unit). */
@@ -344,6 +347,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
         resp.url = req.url;
         resp.status = 0;
         resp.statusText = `sprint-x: ${reason}`;
+        custom.sprintFailure = { timedOut: /time/i.test(reason), bytes: stream.record.bytes, startMs: stream.record.startMs, firstByteMs: stream.record.firstByteMs };
         ctx.stats.count('sprintx.segmentsFailedBack');
         custom.onloadend?.();
       },

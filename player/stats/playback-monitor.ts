@@ -20,6 +20,7 @@ export class PlaybackMonitor {
   private rebufferMs = 0;
   private bitrateSwitches = 0;
   private readonly errors: string[] = [];
+  private errorCount = 0;
   private readonly samples = new BoundedLog<PlaybackSample>(MAX_SAMPLES);
   private readonly timer: ReturnType<typeof setInterval>;
   private readonly listeners: Array<[string, EventListener]> = [];
@@ -68,6 +69,7 @@ export class PlaybackMonitor {
   private onError(e: { error?: { code?: number; message?: string } }): void {
     const err = e.error;
     this.errors.push(err ? `dash.js error ${err.code ?? '?'}: ${err.message ?? ''}` : 'dash.js error');
+    this.errorCount += 1;
     if (this.errors.length > 100) this.errors.shift();
   }
 
@@ -111,9 +113,11 @@ export class PlaybackMonitor {
       startupDelayMs: this.startupDelayMs,
       rebufferCount: this.rebufferCount,
       rebufferMs: this.rebufferMs + (this.stallStartMs === null ? 0 : now - this.stallStartMs),
+      stallStartMs: this.stallStartMs,
       bitrateSwitches: this.bitrateSwitches,
       ended: this.video.ended,
       errors: this.errors.slice(),
+      errorCount: this.errorCount,
     };
   }
 

@@ -5,7 +5,7 @@
  */
 import type { DataPlaneMode, RequestedMode } from '../options';
 import { BoundedLog } from './bounded-log';
-import type { DeferredSwitchRecord, EstimateStats, SegmentRecord, TrainRecord, TransferRecord } from './types';
+import type { DeferredSwitchRecord, EstimateStats, RescueRecord, SegmentRecord, TrainRecord, TransferRecord } from './types';
 
 const MAX_RECORDS = 20000;
 
@@ -14,6 +14,7 @@ export class StatsRecorder {
   readonly transfers = new BoundedLog<TransferRecord>(MAX_RECORDS);
   readonly trains = new BoundedLog<TrainRecord>(MAX_RECORDS);
   readonly deferredSwitches = new BoundedLog<DeferredSwitchRecord>(MAX_RECORDS);
+  readonly rescues = new BoundedLog<RescueRecord>(MAX_RECORDS);
   readonly counters: Record<string, number> = {};
   estimates: EstimateStats = {
     rttSec: null,
@@ -51,7 +52,12 @@ export class StatsRecorder {
     this.transfers.push(record);
   }
 
+  /** Records a rescue; the same object is completed when the lower rung is chosen. */
+  addRescue(record: RescueRecord): void {
+    this.rescues.push(record);
+  }
+
   get droppedRecords(): number {
-    return this.segments.dropped + this.transfers.dropped + this.trains.dropped + this.deferredSwitches.dropped;
+    return this.segments.dropped + this.transfers.dropped + this.trains.dropped + this.deferredSwitches.dropped + this.rescues.dropped;
   }
 }

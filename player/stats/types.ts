@@ -117,6 +117,40 @@ export interface DeferredSwitchRecord {
   oldBytesMeanwhile: number;
 }
 
+/**
+ * A segment that could not arrive and the lower rung it was asked again at
+ * (player/abr/rescue.ts): the player steps down instead of retrying the same
+ * rung until dash.js gives up.
+ */
+export interface RescueRecord {
+  /** When the failure was seen. */
+  atMs: number;
+  mediaType: string;
+  /** `timed out after N bytes` or `cut after N bytes`. */
+  reason: string;
+  url: string;
+  range: string | null;
+  /** Segment index in its representation. */
+  index: number;
+  /** Media duration of the segment, seconds. */
+  segmentSec: number | null;
+  fromRepresentationId: string | null;
+  /** Nominal bitrate of the rung that failed, bit/s. */
+  fromBandwidth: number | null;
+  /** Body bytes that arrived before the failure. */
+  bytesLoaded: number;
+  /** When the failed load started. */
+  requestMs: number;
+  /** Those bytes over the time they took (first byte to failure), bit/s; null if none arrived. */
+  measuredBitsPerSec: number | null;
+  /** Video buffered when the lower rung was chosen, seconds. */
+  bufferSec: number | null;
+  /** The rung the segment was asked again at (null until the ABR's next decision). */
+  toRepresentationId: string | null;
+  toBandwidth: number | null;
+  appliedMs: number | null;
+}
+
 export interface PlaybackSample {
   atMs: number;
   currentTimeSec: number;
@@ -137,10 +171,16 @@ export interface PlaybackStats {
   /** Time from createPlayer() to the first `playing` event, ms. */
   startupDelayMs: number | null;
   rebufferCount: number;
+  /** Rebuffer time so far, ms, including the stall in progress (if any) up to now. */
   rebufferMs: number;
+  /** When the stall in progress began (it is already counted in `rebufferCount`), or null while playing. */
+  stallStartMs: number | null;
   bitrateSwitches: number;
   ended: boolean;
+  /** The last 100 dash.js errors, oldest first. */
   errors: string[];
+  /** dash.js errors since the start (not capped: the difference between two snapshots is what happened between them). */
+  errorCount: number;
 }
 
 export interface EstimateStats {
@@ -173,6 +213,8 @@ export interface SprintStats {
   trains: TrainRecord[];
   /** Bitrate switches Sprint-x held until its chunk was in (empty in other modes). */
   deferredSwitches: DeferredSwitchRecord[];
+  /** Segments that could not arrive and the lower rung each was asked again at (every mode). */
+  rescues: RescueRecord[];
   /** Records dropped because the bounded logs were full. */
   droppedRecords: number;
   playback: PlaybackStats;

@@ -50,7 +50,8 @@ describe('sprint serve arguments', () => {
     [['--port', 'x'], /--port/],
     [['--bogus'], /unknown option --bogus/],
     [['--reset-with', 'rst'], /need --reset-after-bytes/],
-    [['--reset-after-bytes', '1', '--reset-with', 'maybe'], /fin or rst/],
+    [['--fault-path', 'rep-4.mp4'], /need --reset-after-bytes/],
+    [['--reset-after-bytes', '1', '--reset-with', 'maybe'], /fin, rst or stall/],
     [['--delay', '50'], /--delay.*no unit/],
     [['--max-requests-per-connection', '0'], /--max-requests-per-connection/],
   ])('%j → exit 2 with a clear message', async (argv, message) => {

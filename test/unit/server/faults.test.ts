@@ -178,6 +178,25 @@ describe('fault injection', () => {
     expect(o.records()[0]).toMatchObject({ complete: false, error: 'fault-reset-after-bytes' });
   });
 
+  test('resetAfterBytes with resetWith stall and faultPath: N body bytes of the matching file, then silence on an open connection; other files whole', async () => {
+    const o = await originWith({ resetAfterBytes: 400, resetWith: 'stall', faultPath: 'video', resetCount: Number.POSITIVE_INFINITY });
+    // A file whose path does not match is never cut, though longer than N.
+    const other = await fetchRaw(o.port, request('/media/sub/a.mp4'));
+    expect(other.body.length).toBe(500);
+    const c = await connect(o);
+    c.send(request('/media/video.m4s'));
+    const head = await c.readResponse(true);
+    expect(head.headers.get('content-length')).toBe('100000');
+    const headBytes = head.rawHead.length + 4;
+    await c.waitReceived(headBytes + 400);
+    // The origin has logged the cut response; the connection is still open and nothing more came.
+    await waitForRecords(o, 2);
+    expect(o.records()[1]).toMatchObject({ url: '/media/video.m4s', bytes: 400, complete: false, error: 'fault-stall-after-bytes' });
+    expect(c.serverEnded).toBe(false);
+    expect(c.received).toBe(headBytes + 400);
+    await c.close();
+  });
+
   test('delayMs: each response starts at least that long after it could have', async () => {
     const o = await originWith({ delayMs: 150 });
     const c = await connect(o);

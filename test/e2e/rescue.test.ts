@@ -1,0 +1,56 @@
+/**
+ * End-to-end: a player never wedges on a segment that cannot arrive
+ * (player/abr/rescue.ts). The origin lets every response of the top rung's
+ * file (rep-4.mp4, 6 Mbit/s) send 200 KB and then go silent (or close), the
+ * ABR is pushed to that rung (BW-1000: ten times the measured throughput),
+ * and dash.js's fragment timeout is 3 s. Without the rescue dash.js retries
+ * the same range until it gives up, blacklists the origin and stalls for
+ * good; with it, each failure is asked again at a lower rung and playback
+ * time keeps advancing, with every rescue in stats().rescues and no dash.js
+ * error. Stock and Sprint-x here; Sprint's pipelined trains are not covered
+ * yet (a rescue aborts the whole train, and dash.js asks again only for the
+ * segment that failed).
+ */
+import { demoUrl, mediaRecords, startStack, waitForPlayback, type Stack } from './support/playback';
+
+const TOP = 'rep-4.mp4';
+
+describe.each([
+  ['stock', 'stall', {}],
+  ['sprint-x', 'fin', {}],
+] as const)('segment rescue in %s mode (top rung: 200 KB then %s)', (mode, resetWith, extra) => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ rateLimitBitsPerSec: 8e6, resetAfterBytes: 200_000, resetWith, faultPath: TOP, resetCount: Number.POSITIVE_INFINITY });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('steps down and keeps playing past the segments the top rung could not deliver', async () => {
+    await stack.page.goto(demoUrl(stack.origin, { layout: 'unchunked', mode, abr: 'bw-1000', fragtimeout: '3000', ...extra }));
+    // waitForPlayback fails on any dash.js error.
+    const s = await waitForPlayback(stack.page, 24, 150_000);
+    expect(s.mode).toBe(mode);
+
+    // The origin really cut top-rung media responses.
+    const cut = mediaRecords(stack.origin).filter((r) => r.url.endsWith(TOP) && r.bytes === 200_000);
+    expect(cut.length).toBeGreaterThan(0);
+
+    // Each failure was rescued at a lower rung, and the segment then arrived there.
+    expect(s.rescues.length).toBeGreaterThan(0);
+    const ok = s.segments.filter((x) => x.mediaType === 'video' && x.kind === 'media' && x.status === 'ok');
+    for (const r of s.rescues.filter((x) => x.appliedMs !== null)) {
+      expect(r.fromBandwidth).toBe(6_000_000);
+      expect(r.toBandwidth).not.toBeNull();
+      expect(r.toBandwidth as number).toBeLessThan(6_000_000);
+      expect(r.bytesLoaded).toBeLessThanOrEqual(200_000);
+    }
+    const first = s.rescues[0]!;
+    expect(ok.some((x) => x.index === first.index && (x.bandwidth ?? Infinity) < 6_000_000 && x.requestMs >= first.atMs)).toBe(true);
+    // No top-rung segment was ever delivered, yet playback went on.
+    expect(ok.some((x) => x.bandwidth === 6_000_000)).toBe(false);
+    expect(s.playback.currentTimeSec).toBeGreaterThanOrEqual(24);
+    expect(s.counters['rescues']).toBe(s.rescues.length);
+  });
+});
