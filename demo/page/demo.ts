@@ -27,12 +27,15 @@ const transport = params.get('transport') ?? undefined;
 //   sxswitch=after-chunk|immediate   Sprint-x's switch policy
 //   sxsafety=SEC Sprint-x's safety level (buffered video below which a switch is never held)
 //   sxmaxsec=SEC the most media time one Sprint-x expanded request covers
+//   quality=top|lowest  a fixed video rung (ABR off): the CPU benchmark
+//                compares data planes on the same bytes
 const chunk = params.get('chunk');
 const sxSwitch = params.get('sxswitch') ?? undefined;
 const sxSafety = params.get('sxsafety');
 const sxMaxSec = params.get('sxmaxsec');
 const mpt = params.get('mpt');
 const bufferTarget = params.get('buffer');
+const quality = params.get('quality');
 const manifest = params.get('manifest') ?? `media/${encodeURIComponent(set)}/${encodeURIComponent(layout)}/manifest.mpd`;
 
 function el<T extends HTMLElement>(id: string): T {
@@ -93,6 +96,9 @@ function start(): void {
   let player: SprintPlayer;
   try {
     const target = parsePositive('buffer', bufferTarget);
+    if (quality !== null && quality !== 'top' && quality !== 'lowest') throw new RangeError(`demo page: quality=${quality}: expected top or lowest`);
+    const fixed = quality === null ? {} : { abr: { autoSwitchBitrate: { video: false }, initialBitrate: { video: quality === 'top' ? 1e9 : 1 } } };
+    const bufferSettings = target === undefined ? {} : { buffer: { bufferTimeDefault: target, bufferTimeAtTopQuality: target, bufferTimeAtTopQualityLongForm: target } };
     player = window.Sprint.createPlayer(video, manifest, {
       mode: mode as SprintApi.RequestedMode,
       abr,
@@ -102,10 +108,7 @@ function start(): void {
       sprintxSwitch: sxSwitch as SprintApi.SprintPlayerOptions['sprintxSwitch'],
       sprintxSafetySec: sxSafety === null ? undefined : parsePositive('sxsafety', sxSafety),
       sprintxMaxRangeSec: parsePositive('sxmaxsec', sxMaxSec),
-      dashSettings:
-        target === undefined
-          ? undefined
-          : { streaming: { buffer: { bufferTimeDefault: target, bufferTimeAtTopQuality: target, bufferTimeAtTopQualityLongForm: target } } },
+      dashSettings: target === undefined && quality === null ? undefined : ({ streaming: { ...fixed, ...bufferSettings } } as SprintApi.SprintPlayerOptions['dashSettings']),
     });
   } catch (e) {
     overlay.textContent = `error: ${(e as Error).message}`;

@@ -16,7 +16,10 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args, os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+	stopProfile := startCPUProfile(os.Getenv, os.Stderr)
+	code := run(os.Args, os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	stopProfile()
+	os.Exit(code)
 }
 
 // run is main with its environment passed in, so tests can drive it. It returns the exit code.
