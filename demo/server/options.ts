@@ -80,6 +80,12 @@ export interface OriginOptions {
    * (bit/s): a bottleneck in front of the origin for loopback tests. Default: unlimited.
    */
   readonly rateLimitBitsPerSec?: number;
+  /**
+   * With `rateLimitBitsPerSec`: the largest body write, bytes (default 65536).
+   * Smaller writes make the paced link smoother (a real link delivers a few
+   * packets at a time, not 64 KB bursts), so a client reads smaller pieces.
+   */
+  readonly rateLimitPieceBytes?: number;
 }
 
 /** Options after defaults; directories are absolute. */
@@ -108,6 +114,7 @@ export interface ResolvedOriginOptions {
   readonly delayMs: number;
   readonly misorderResponses: boolean;
   readonly rateLimitBitsPerSec: number | null;
+  readonly rateLimitPieceBytes: number | null;
 }
 
 /** The package root: the nearest ancestor of this file holding package.json (works from demo/ and dist/demo/). */
@@ -176,5 +183,6 @@ export function resolveOriginOptions(o: OriginOptions = {}): ResolvedOriginOptio
     delayMs: integer('delayMs', o.delayMs, 0, 0),
     misorderResponses: flag('misorderResponses', o.misorderResponses),
     rateLimitBitsPerSec: o.rateLimitBitsPerSec ?? null,
+    rateLimitPieceBytes: o.rateLimitPieceBytes ?? null,
   };
 }

@@ -29,6 +29,9 @@
  *       SPRINT_BENCH_SECONDS=20      window per run, s
  *       SPRINT_BENCH_MODES=stock,sprint-x,sprint,sprint-fetch,dl-fetch,dl-extension
  *       SPRINT_BENCH_REPEAT=1
+ *       SPRINT_BENCH_PIECE=8192      the origin's paced write size, bytes: a
+ *         smooth link, as a real one delivers a few packets at a time (65536:
+ *         the origin's default 64 KB bursts)
  *       SPRINT_BENCH_PROFILE=<dir>   also write CPU profiles of the page, the
  *         extension's service worker (.cpuprofile, open in DevTools) and the
  *         socket host (pprof) for the Sprint runs, and print their top items
@@ -52,6 +55,7 @@ const ALL_MODES = ['stock', 'sprint-x', 'sprint', 'sprint-fetch', 'dl-fetch', 'd
 type Mode = (typeof ALL_MODES)[number];
 const MODES = (process.env.SPRINT_BENCH_MODES ?? ALL_MODES.join(',')).split(',') as Mode[];
 const PROFILE_DIR = process.env.SPRINT_BENCH_PROFILE;
+const PIECE = Number(process.env.SPRINT_BENCH_PIECE ?? 8192);
 const TOP_FILE = `/media/${SET}/unchunked/rep-4.mp4`;
 
 interface Row {
@@ -142,6 +146,7 @@ async function runOne(mode: Mode, rateMbit: number, rep: number): Promise<Row> {
   const dl = mode.startsWith('dl-');
   const origin = await startOrigin({
     rateLimitBitsPerSec: rateMbit * 1e6,
+    rateLimitPieceBytes: PIECE,
     ...(dl ? { pageDir: benchPage } : {}),
     onServerError: () => undefined,
   });
@@ -250,7 +255,7 @@ it('CPU seconds per MB of video on the wire, by process kind', async () => {
   }
   console.log(
     [
-      `CPU seconds per MB of media on the wire (${SET} set, unchunked, top rung fixed; ${SECONDS} s from navigation; paced loopback origin).`,
+      `CPU seconds per MB of media on the wire (${SET} set, unchunked, top rung fixed; ${SECONDS} s from navigation; loopback origin paced in ${PIECE}-byte writes).`,
       'Columns: CPU s/MB per process kind (renderer = the page\'s, content script included; extension = the extension renderer with its service worker; host = sprint-host),',
       'page task / script = the page renderer main thread (CDP TaskDuration / ScriptDuration) per MB. dl-* rows download without decoding.',
       table(rows),
