@@ -8,10 +8,12 @@
  *   allow (16384 characters, 64 requests, 16 writes queued per connection:
  *   PROTOCOL.md §12), so a train's requests leave back to back.
  * - `data` events are checked for contiguous offsets (a gap closes the
- *   connection), decoded, acknowledged at once with the cumulative offset
+ *   connection), decoded, acknowledged with the cumulative offset once at
+ *   least ACK_EVERY_BYTES (or a quarter of the window) are unacknowledged
  *   (PROTOCOL.md §6: ack when the bytes are stored, not when the page has
- *   consumed them, so the host's pacing does not distort wire timing) and
- *   passed on with the host's receive time `t` (epoch ms).
+ *   consumed them, so the host's pacing does not distort wire timing; every
+ *   ≥ 256 KiB is enough: one small message per event cost as much as the
+ *   event) and passed on with the host's receive time `t` (epoch ms).
  * - `closed` becomes `onClose` with kind eof / local / error.
  */
 import { latin1 } from '../../../src/http/bytes';
@@ -30,6 +32,9 @@ export interface OpenTarget {
   readonly allowPrivate: boolean;
 }
 
+/** Acknowledge after this many unacknowledged bytes (PROTOCOL.md §6). */
+export const ACK_EVERY_BYTES = 256 * 1024;
+
 type Early = { data: Uint8Array; t: number } | { close: TransportCloseReason; t: number };
 
 export class HostConnection implements ByteTransport {
@@ -42,6 +47,8 @@ export class HostConnection implements ByteTransport {
   private flushScheduled = false;
   private writesInFlight = 0;
   private received = 0;
+  private acked = 0;
+  private readonly ackEvery: number;
   private localClose = false;
   private ended = false;
   /** Request bytes the host confirmed written. */
@@ -50,6 +57,7 @@ export class HostConnection implements ByteTransport {
   private constructor(host: NativeHost, opened: HostOpened) {
     this.host = host;
     this.opened = opened;
+    this.ackEvery = Math.max(1, Math.min(ACK_EVERY_BYTES, Math.floor(opened.windowBytes / 4)));
   }
 
   /** Opens a connection through `host`; rejects with HostCommandError / HostUnavailableError. */
@@ -181,7 +189,10 @@ export class HostConnection implements ByteTransport {
     }
     rememberBase64(bytes, ev.data);
     this.received += ev.n;
-    this.host.ack(this.conn, this.received);
+    if (this.received - this.acked >= this.ackEvery) {
+      this.acked = this.received;
+      this.host.ack(this.conn, this.received);
+    }
     this.deliver({ data: bytes, t: ev.t });
   }
 
