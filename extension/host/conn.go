@@ -119,7 +119,7 @@ func (c *Conn) readLoop() {
 // so the start of a response after an idle connection keeps its exact receive time; within a stream an
 // event's t (the receive time of its last byte) is at most gatherWindow after its first byte arrived.
 const (
-	gatherWindow = 10 * time.Millisecond
+	gatherWindow = 20 * time.Millisecond
 	streamingGap = 50 * time.Millisecond
 )
 
