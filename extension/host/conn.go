@@ -99,8 +99,7 @@ func (c *Conn) readLoop() {
 			c.mu.Lock()
 			c.sent += int64(n)
 			c.mu.Unlock()
-			c.h.out.Send(DataEvent{Event: "data", Conn: c.id, Offset: offset, N: n, T: t,
-				Data: base64.StdEncoding.EncodeToString(buf[:n])})
+			c.h.out.SendRaw(appendDataEvent(make([]byte, 0, 96+base64.StdEncoding.EncodedLen(n)), c.id, offset, t, buf[:n]))
 			lastEvent = time.Now()
 		}
 		if err != nil {
