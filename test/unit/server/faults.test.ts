@@ -245,7 +245,6 @@ describe('rateLimitBitsPerSec (loopback bottleneck for e2e tests)', () => {
 
 describe('rateLimitPieceBytes (a smoother paced link)', () => {
   it('serves the same body in smaller paced writes', async () => {
-    const fx = makeFixture();
     const o = await startOrigin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, rateLimitBitsPerSec: 50e6, rateLimitPieceBytes: 4096 });
     try {
       const r = await fetchRaw(o.port, request('/media/video.m4s'));
