@@ -28,6 +28,8 @@ const transport = params.get('transport') ?? undefined;
 //   sxsafety=SEC Sprint-x's safety level (buffered video below which a switch is never held)
 //   sxmaxsec=SEC the most media time one Sprint-x expanded request covers
 //   fragtimeout=MS dash.js's fragment request timeout (default 20000; tests of the segment rescue)
+//   quality=top|lowest  a fixed video rung (ABR off): the CPU benchmark
+//                compares data planes on the same bytes
 const chunk = params.get('chunk');
 const sxSwitch = params.get('sxswitch') ?? undefined;
 const sxSafety = params.get('sxsafety');
@@ -35,6 +37,7 @@ const sxMaxSec = params.get('sxmaxsec');
 const mpt = params.get('mpt');
 const bufferTarget = params.get('buffer');
 const fragTimeout = params.get('fragtimeout');
+const quality = params.get('quality');
 const manifest = params.get('manifest') ?? `media/${encodeURIComponent(set)}/${encodeURIComponent(layout)}/manifest.mpd`;
 
 function el<T extends HTMLElement>(id: string): T {
@@ -88,11 +91,13 @@ function parsePositive(name: string, value: string | null): number | undefined {
 }
 
 /** dash.js settings from `buffer=` and `fragtimeout=`, or undefined for dash.js's (and the preset's) own. */
-function dashSettings(target: number | undefined, timeoutMs: number | undefined): SprintApi.SprintPlayerOptions['dashSettings'] {
-  if (target === undefined && timeoutMs === undefined) return undefined;
+/** dash.js settings from `buffer=`, `fragtimeout=` and `quality=` (undefined when none is given). */
+function dashSettings(target: number | undefined, timeoutMs: number | undefined, fixedRung: 'top' | 'lowest' | null): SprintApi.SprintPlayerOptions['dashSettings'] {
+  if (target === undefined && timeoutMs === undefined && fixedRung === null) return undefined;
   const streaming: Record<string, unknown> = {};
   if (target !== undefined) streaming['buffer'] = { bufferTimeDefault: target, bufferTimeAtTopQuality: target, bufferTimeAtTopQualityLongForm: target };
   if (timeoutMs !== undefined) streaming['fragmentRequestTimeout'] = timeoutMs;
+  if (fixedRung !== null) streaming['abr'] = { autoSwitchBitrate: { video: false }, initialBitrate: { video: fixedRung === 'top' ? 1e9 : 1 } };
   return { streaming } as SprintApi.SprintPlayerOptions['dashSettings'];
 }
 
@@ -104,6 +109,7 @@ function start(): void {
   let player: SprintPlayer;
   try {
     const target = parsePositive('buffer', bufferTarget);
+    if (quality !== null && quality !== 'top' && quality !== 'lowest') throw new RangeError(`demo page: quality=${quality}: expected top or lowest`);
     player = window.Sprint.createPlayer(video, manifest, {
       mode: mode as SprintApi.RequestedMode,
       abr,
@@ -113,7 +119,7 @@ function start(): void {
       sprintxSwitch: sxSwitch as SprintApi.SprintPlayerOptions['sprintxSwitch'],
       sprintxSafetySec: sxSafety === null ? undefined : parsePositive('sxsafety', sxSafety),
       sprintxMaxRangeSec: parsePositive('sxmaxsec', sxMaxSec),
-      dashSettings: dashSettings(target, parsePositive('fragtimeout', fragTimeout)),
+      dashSettings: dashSettings(target, parsePositive('fragtimeout', fragTimeout), quality),
     });
   } catch (e) {
     overlay.textContent = `error: ${(e as Error).message}`;

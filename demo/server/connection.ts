@@ -338,7 +338,7 @@ export class Connection {
   /** Reads the next piece; a read failure kills the connection (the promised length cannot be met). */
   private async readPiece(body: BodySource, remaining: number, pending: Pending): Promise<Buffer> {
     try {
-      const piece = await body.read(Math.min(PIECE_BYTES, remaining));
+      const piece = await body.read(Math.min(this.ctx.pacer?.pieceBytes ?? PIECE_BYTES, PIECE_BYTES, remaining));
       if (!piece || piece.length === 0) throw new Error(`body ended with ${remaining} bytes still to send`);
       return piece;
     } catch (err) {

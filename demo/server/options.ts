@@ -96,6 +96,12 @@ export interface OriginOptions {
    * (bit/s): a bottleneck in front of the origin for loopback tests. Default: unlimited.
    */
   readonly rateLimitBitsPerSec?: number;
+  /**
+   * With `rateLimitBitsPerSec`: the largest body write, bytes (default 65536).
+   * Smaller writes make the paced link smoother (a real link delivers a few
+   * packets at a time, not 64 KB bursts), so a client reads smaller pieces.
+   */
+  readonly rateLimitPieceBytes?: number;
 }
 
 /** Options after defaults; directories are absolute. */
@@ -126,6 +132,7 @@ export interface ResolvedOriginOptions {
   readonly latencyMs: number;
   readonly misorderResponses: boolean;
   readonly rateLimitBitsPerSec: number | null;
+  readonly rateLimitPieceBytes: number | null;
 }
 
 /** The package root: the nearest ancestor of this file holding package.json (works from demo/ and dist/demo/). */
@@ -196,5 +203,6 @@ export function resolveOriginOptions(o: OriginOptions = {}): ResolvedOriginOptio
     latencyMs: integer('latencyMs', o.latencyMs, 0, 0),
     misorderResponses: flag('misorderResponses', o.misorderResponses),
     rateLimitBitsPerSec: o.rateLimitBitsPerSec ?? null,
+    rateLimitPieceBytes: o.rateLimitPieceBytes ?? null,
   };
 }

@@ -64,7 +64,7 @@ export async function startOrigin(opts: OriginOptions = {}): Promise<Origin> {
     log,
     plan: (req: Parameters<typeof planResponse>[0]) => planResponse(req, options),
     faults: { resetsLeft: options.resetAfterBytes === null ? 0 : options.resetCount },
-    pacer: options.rateLimitBitsPerSec === null ? null : new Pacer(options.rateLimitBitsPerSec),
+    pacer: options.rateLimitBitsPerSec === null ? null : new Pacer(options.rateLimitBitsPerSec, options.rateLimitPieceBytes ?? undefined),
     reportError: options.onServerError,
   };
 

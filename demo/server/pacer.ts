@@ -8,10 +8,20 @@
 export class Pacer {
   private nextFreeMs = 0;
 
-  constructor(private readonly bitsPerSec: number) {
+  /** Largest paced body write, bytes (origin option rateLimitPieceBytes); undefined: the origin's default. */
+  readonly pieceBytes: number | undefined;
+
+  constructor(
+    private readonly bitsPerSec: number,
+    pieceBytes?: number,
+  ) {
     if (!(bitsPerSec > 0) || !Number.isFinite(bitsPerSec)) {
       throw new RangeError(`origin option rateLimitBitsPerSec must be a positive number, got ${bitsPerSec}`);
     }
+    if (pieceBytes !== undefined && !(Number.isSafeInteger(pieceBytes) && pieceBytes >= 1024)) {
+      throw new RangeError(`origin option rateLimitPieceBytes must be an integer of at least 1024, got ${pieceBytes}`);
+    }
+    this.pieceBytes = pieceBytes;
   }
 
   /** Resolves when `bytes` may be sent without exceeding the rate. */

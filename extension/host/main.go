@@ -13,10 +13,20 @@ import (
 	"io"
 	"log"
 	"os"
+	"runtime"
 )
 
 func main() {
-	os.Exit(run(os.Args, os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+	// One P is plenty for a few connections' I/O; with more, idle Ps spin looking for work at every wake-up
+	// (a data event, an ack), which on a busy 2-core machine costs more than the host's own work.
+	// GOMAXPROCS in the environment still wins.
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
+	}
+	stopProfile := startCPUProfile(os.Getenv, os.Stderr)
+	code := run(os.Args, os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	stopProfile()
+	os.Exit(code)
 }
 
 // run is main with its environment passed in, so tests can drive it. It returns the exit code.

@@ -82,3 +82,13 @@ func (o *Outbox) Close() {
 	o.closeMu.Unlock()
 	<-o.done
 }
+
+// SendRaw queues payload, which must already be one JSON object (dataevent.go), as Send does a marshalled one.
+func (o *Outbox) SendRaw(payload []byte) {
+	o.closeMu.RLock()
+	defer o.closeMu.RUnlock()
+	if o.closed {
+		return
+	}
+	o.ch <- payload
+}

@@ -8,12 +8,15 @@
  *   allow (16384 characters, 64 requests, 16 writes queued per connection:
  *   PROTOCOL.md §12), so a train's requests leave back to back.
  * - `data` events are checked for contiguous offsets (a gap closes the
- *   connection), decoded, acknowledged at once with the cumulative offset
- *   (PROTOCOL.md §6: ack when the bytes are stored, so the host's pacing does
- *   not distort wire timing) and passed on with the host's receive time `t`
- *   (epoch ms) — unless the ack gate (setAckGate) says the page is behind:
- *   then the ack is owed and sent by releaseAcks(), and the host stops reading
- *   the socket once its window is used (back-pressure).
+ *   connection), decoded, acknowledged with the cumulative offset once at
+ *   least ACK_EVERY_BYTES (or a quarter of the window) are unacknowledged
+ *   (PROTOCOL.md §6: ack when the bytes are stored, not when the page has
+ *   consumed them, so the host's pacing does not distort wire timing; every
+ *   ≥ 256 KiB is enough: one small message per event cost as much as the
+ *   event) and passed on with the host's receive time `t` (epoch ms); while
+ *   the ack gate (setAckGate) says the page is behind, the ack is owed and
+ *   sent by releaseAcks(), and the host stops reading the socket once its
+ *   window is used (back-pressure).
  * - `closed` becomes `onClose` with kind eof / local / error.
  */
 import { latin1 } from '../../../src/http/bytes';
@@ -32,6 +35,9 @@ export interface OpenTarget {
   readonly allowPrivate: boolean;
 }
 
+/** Acknowledge after this many unacknowledged bytes (PROTOCOL.md §6). */
+export const ACK_EVERY_BYTES = 256 * 1024;
+
 type Early = { data: Uint8Array; t: number } | { close: TransportCloseReason; t: number };
 
 export class HostConnection implements ByteTransport {
@@ -44,6 +50,8 @@ export class HostConnection implements ByteTransport {
   private flushScheduled = false;
   private writesInFlight = 0;
   private received = 0;
+  private acked = 0;
+  private readonly ackEvery: number;
   private localClose = false;
   private ended = false;
   private ackGate: (() => boolean) | null = null;
@@ -54,6 +62,7 @@ export class HostConnection implements ByteTransport {
   private constructor(host: NativeHost, opened: HostOpened) {
     this.host = host;
     this.opened = opened;
+    this.ackEvery = Math.max(1, Math.min(ACK_EVERY_BYTES, Math.floor(opened.windowBytes / 4)));
   }
 
   /** Opens a connection through `host`; rejects with HostCommandError / HostUnavailableError. */
@@ -97,6 +106,7 @@ export class HostConnection implements ByteTransport {
   releaseAcks(): void {
     if (!this.ackOwed || this.ended || this.ackGate?.()) return;
     this.ackOwed = false;
+    this.acked = this.received;
     this.host.ack(this.conn, this.received);
   }
 
@@ -203,8 +213,9 @@ export class HostConnection implements ByteTransport {
     rememberBase64(bytes, ev.data);
     this.received += ev.n;
     if (this.ackGate?.()) this.ackOwed = true;
-    else {
+    else if (this.received - this.acked >= this.ackEvery) {
       this.ackOwed = false;
+      this.acked = this.received;
       this.host.ack(this.conn, this.received);
     }
     this.deliver({ data: bytes, t: ev.t });

@@ -139,11 +139,17 @@ export interface HostOpened {
   remoteAddr: string;
   connectMs: number;
   t: number;
+  /** The connection's flow-control window (PROTOCOL.md §6); the host's default when the reply omits it. */
+  windowBytes: number;
 }
+
+/** The host's default flow-control window (PROTOCOL.md §12). */
+export const DEFAULT_WINDOW_BYTES = 4 << 20;
 
 export function parseOpenResult(r: Rec): Parsed<HostOpened> {
   if (!isUint(r.conn) || r.conn < 1 || !isStr(r.localAddr, 64) || !isStr(r.remoteAddr, 64) || !isNum(r.connectMs) || !isNum(r.t)) {
     return { ok: false, reason: 'open result malformed' };
   }
-  return { ok: true, value: { conn: r.conn, localAddr: r.localAddr, remoteAddr: r.remoteAddr, connectMs: r.connectMs, t: r.t } };
+  const windowBytes = isUint(r.windowBytes) && r.windowBytes > 0 ? r.windowBytes : DEFAULT_WINDOW_BYTES;
+  return { ok: true, value: { conn: r.conn, localAddr: r.localAddr, remoteAddr: r.remoteAddr, connectMs: r.connectMs, t: r.t, windowBytes } };
 }

@@ -245,6 +245,7 @@ describe('fault injection', () => {
     [{ delayMs: 1.5 }, /delayMs/],
     [{ latencyMs: -1 }, /latencyMs/],
     [{ port: 70000 }, /port/],
+    [{ rateLimitBitsPerSec: 8e6, rateLimitPieceBytes: 10 }, /rateLimitPieceBytes/],
   ])('bad option %j is rejected clearly', async (opts, message) => {
     await expect(startOrigin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, ...opts })).rejects.toThrow(message);
   });
@@ -274,6 +275,20 @@ describe('rateLimitBitsPerSec (loopback bottleneck for e2e tests)', () => {
       expect((rec?.end as number) - (rec?.start as number)).toBeGreaterThan(800);
     } finally {
       await origin.close();
+    }
+  });
+});
+
+describe('rateLimitPieceBytes (a smoother paced link)', () => {
+  it('serves the same body in smaller paced writes', async () => {
+    const o = await startOrigin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, rateLimitBitsPerSec: 50e6, rateLimitPieceBytes: 4096 });
+    try {
+      const r = await fetchRaw(o.port, request('/media/video.m4s'));
+      const fs = await import('fs');
+      const path = await import('path');
+      expect(r.body.equals(fs.readFileSync(path.join(fx.mediaDir, 'video.m4s')))).toBe(true);
+    } finally {
+      await o.close();
     }
   });
 });

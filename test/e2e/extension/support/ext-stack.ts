@@ -38,7 +38,7 @@ interface WebpackCompiler {
 }
 
 /** Runs one webpack build and closes the compiler (so no cache work keeps Jest alive). */
-function runWebpack(config: unknown): Promise<void> {
+export function runWebpack(config: unknown): Promise<void> {
   const webpack = require('webpack') as (c: unknown) => WebpackCompiler;
   const compiler = webpack(config);
   return new Promise((res, rej) => {
