@@ -116,6 +116,13 @@ interface TypeState {
   train: TrainRecord | null;
   awaitingAppendSince: number | null;
   lastByteMs: number;
+  /**
+   * Bytes of this type's responses since `fromMs`, while at least one of
+   * them has been arriving without a break: the bandwidth sample. Responses
+   * that arrive at once (streams of one HTTP/2 connection, parallel fetches)
+   * each see a share of the link; their sum over the busy time is the link's.
+   */
+  meter: { fromMs: number; bytes: number } | null;
 }
 
 function nowMs(): number {
@@ -366,7 +373,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private state(type: string): TypeState {
     let t = this.types.get(type);
     if (!t) {
-      t = { queue: [], policy: new TrainPolicy({ minimumTrain: this.ctx?.minimumTrain ?? true }), train: null, awaitingAppendSince: null, lastByteMs: 0 };
+      t = { queue: [], policy: new TrainPolicy({ minimumTrain: this.ctx?.minimumTrain ?? true }), train: null, awaitingAppendSince: null, lastByteMs: 0, meter: null };
       this.types.set(type, t);
     }
     return t;
@@ -587,7 +594,12 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       // the wire idle 10-15 % of each train).
       const earliest = entry.sentMs + this.minRttSec() * 1000;
       entry.prevMs = Math.min(atMs, Math.max(earliest, t.lastByteMs));
+      // A new busy period unless another response is arriving now (a meter
+      // left by a response that failed or was aborted is stale).
+      const othersArriving = t.queue.some((e) => e !== entry && e.state === 'loading' && e.firstByteMs !== null);
+      if (!t.meter || !othersArriving) t.meter = { fromMs: entry.prevMs, bytes: 0 };
     }
+    if (t.meter) t.meter.bytes += bytes.length;
     t.lastByteMs = Math.max(t.lastByteMs, atMs);
     entry.traces.push({ startMs: entry.prevMs, durationMs: Math.max(0, atMs - entry.prevMs), bytes: bytes.length });
     entry.prevMs = atMs;
@@ -609,17 +621,32 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     entry.record.endMs = entry.lastByteMs ?? atMs;
     t.lastByteMs = Math.max(t.lastByteMs, entry.lastByteMs ?? atMs);
     const wireStart = entry.traces[0]?.startMs ?? entry.sentMs;
-    const wireSec = ((entry.lastByteMs ?? atMs) - wireStart) / 1000;
-    if (wireSec > 0 && entry.bytes > 0) {
-      entry.record.throughputBitsPerSec = (entry.bytes * 8) / wireSec;
-      this.bandwidth.addTransfer(entry.bytes, wireSec);
-    }
+    const endMs = entry.lastByteMs ?? atMs;
+    const wireSec = (endMs - wireStart) / 1000;
+    if (wireSec > 0 && entry.bytes > 0) entry.record.throughputBitsPerSec = (entry.bytes * 8) / wireSec;
+    this.sampleBandwidth(t, entry, endMs);
     if (entry.train) entry.train.completedBytes += entry.bytes;
     this.policyCompleted(t, entry, entry.bytes, atMs);
     this.closeTrainIfDone(t, atMs);
     this.publishEstimates();
     this.release(entry.type);
     this.maybeRetick(entry.type);
+  }
+
+  /**
+   * One bandwidth sample per completed response: every byte of the type that
+   * arrived since the last sample, over the time since then (the meter), so
+   * responses arriving side by side add up to the link instead of each
+   * reading a share of it. With one response at a time (pipelined on one
+   * connection) this is that response's own throughput.
+   */
+  private sampleBandwidth(t: TypeState, ended: Entry, endMs: number): void {
+    const m = t.meter;
+    if (!m) return;
+    const sec = (endMs - m.fromMs) / 1000;
+    if (sec > 0 && m.bytes > 0) this.bandwidth.addTransfer(m.bytes, sec);
+    const stillArriving = t.queue.some((e) => e !== ended && e.state === 'loading' && e.firstByteMs !== null);
+    t.meter = stillArriving ? { fromMs: endMs, bytes: 0 } : null;
   }
 
   /** A request of the running train finished (a request of a train a seek ended only adds to its record). */

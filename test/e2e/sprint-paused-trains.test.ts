@@ -16,7 +16,10 @@
  * the train during which no response of it is being written stays under 5 %
  * (demo/harness/wire-log.ts, the same measure `sprint wire` reports).
  * Measured with a window of requests fixed when the train starts: 15 % and
- * 32 % idle; with the byte window, 2-4 %. SPRINT_DEBUG_TRAINS=1 prints every
+ * 32 % idle; with the byte window, 2-9 % (the bandwidth estimate read
+ * 2.2 of 4 Mbit/s: each parallel response saw a share of the link); with the
+ * bandwidth sampled over all arriving responses (sprint-data-plane.ts,
+ * sampleBandwidth), 3.9 Mbit/s and 0.1-0.8 %. SPRINT_DEBUG_TRAINS=1 prints every
  * train and request.
  */
 import { parseWireLine, plannedTransfers, trainsOnWire, type WireRequest } from '../../demo/harness/wire-log';
