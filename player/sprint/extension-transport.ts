@@ -19,7 +19,12 @@
  * (`unreachable`) the extension sends only the code's fixed text and keeps the
  * detail in its service worker's log; these fail non-retryable, and the data
  * plane falls back to stock loading after consecutive failures
- * (sprint-data-plane.ts), as for any failed request.
+ * (sprint-data-plane.ts), as for any failed request. One code ends the
+ * transport: `origin-unreachable`, which the worker sends when a lane's
+ * connections stalled twice in a row (extension/src/worker/origin-lane.ts).
+ * The transport then becomes `unavailable` (its session closed, everything
+ * pending or held failing non-retryable), so the player falls back exactly as
+ * when the socket host dies, instead of feeding more requests to the lane.
  *
  * Service worker restarts: when the session's port closes (the browser stopped
  * the worker, or the extension was reloaded), every pending request fails
@@ -262,6 +267,20 @@ export class ExtensionTransport implements TrainTransport {
     });
   }
 
+  /** The transport cannot go on (a lane failed twice): unavailable for good, like a dead host. */
+  private giveUp(reason: string): void {
+    if (this.st === 'unavailable' || this.st === 'closed') return;
+    this.post({ type: 'close' });
+    this.detach();
+    this.setState('unavailable', reason);
+    const all = [...this.pending.values(), ...this.held];
+    this.pending.clear();
+    this.held = [];
+    for (const p of all) this.safe(() => p.sink.onError(`unavailable: ${reason}`, false));
+    for (const q of this.queries.values()) q.resolve(null);
+    this.queries.clear();
+  }
+
   private detach(): void {
     if (!this.port) return;
     this.port.onmessage = null;
@@ -305,6 +324,7 @@ export class ExtensionTransport implements TrainTransport {
         if (!p) return;
         this.pending.delete(m.id);
         this.safe(() => p.sink.onError(describeRequestError(m.code, m.reason), m.retryable));
+        if (m.code === 'origin-unreachable') this.giveUp(`a lane failed twice (${describeRequestError(m.code, m.reason)})`);
         return;
       }
       case 'rejected': {

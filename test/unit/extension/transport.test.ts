@@ -204,6 +204,50 @@ test('session closed and the host is gone: unavailable, held requests fail non-r
   expect(later.rec.events).toEqual([expect.stringMatching(/^error false the Sprint extension is unavailable/)]);
 });
 
+test('a lane that failed twice (origin-unreachable) ends the transport like a dead host: unavailable, the other requests fail non-retryable, the session is closed', async () => {
+  const { win, ports } = fakeWindow([welcomes]);
+  const found = await detectExtension(1000, { win, reconnectDelaysMs: [10] });
+  if (!found.ok) throw new Error(found.reason);
+  const t = found.transport;
+  cleanup.push(() => t.close());
+  const port = ports[0] as MessagePort;
+  const gone: string[] = [];
+  t.onUnavailable((why) => gone.push(why));
+  const first = recordingSink();
+  const second = recordingSink();
+  const ids: unknown[] = [];
+  const seen = new Promise<void>((resolve) => {
+    port.onmessage = (ev: MessageEvent) => {
+      const m = ev.data as Record<string, unknown>;
+      if (m['type'] === 'request') ids.push(m['id']);
+      if (m['type'] === 'close') ids.push('close');
+      if (ids.length === 2) resolve();
+    };
+  });
+  t.request({ url: 'https://cdn.example/1.m4s' }, first.sink);
+  t.request({ url: 'https://cdn.example/2.m4s' }, second.sink);
+  await seen;
+  const closed = new Promise<void>((resolve) => {
+    const before = port.onmessage;
+    port.onmessage = (ev: MessageEvent) => {
+      before?.call(port, ev);
+      if ((ev.data as Record<string, unknown>)['type'] === 'close') resolve();
+    };
+  });
+  port.postMessage({ type: 'error', id: ids[0], code: 'origin-unreachable', reason: 'two stalls in a row', retryable: false });
+  await Promise.all([first.rec.done, second.rec.done, closed]);
+  expect(first.rec.events).toEqual([expect.stringMatching(/^error false origin-unreachable: /)]);
+  expect(second.rec.events).toEqual([expect.stringMatching(/^error false unavailable: a lane failed twice/)]);
+  expect(t.state).toBe('unavailable');
+  expect(gone).toEqual([expect.stringMatching(/a lane failed twice/)]);
+  // no new session is tried, later requests fail at once
+  const later = recordingSink();
+  t.request({ url: 'https://cdn.example/3.m4s' }, later.sink);
+  await later.rec.done;
+  expect(later.rec.events).toEqual([expect.stringMatching(/^error false the Sprint extension is unavailable/)]);
+  expect(ports).toHaveLength(1);
+});
+
 test('the codes that hide detail (unreachable, mixed-content, a withheld response) reach the sink with their fixed text and a pointer to the worker log; an unknown code is refused', async () => {
   const { win, ports } = fakeWindow([welcomes]);
   const found = await detectExtension(1000, { win, reconnectDelaysMs: [10] });
