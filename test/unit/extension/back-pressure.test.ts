@@ -8,25 +8,14 @@
  * allows; the page first reads nothing, then everything.
  */
 import { LIMITS, type WorkerMessage } from '../../../player/sprint/extension/protocol';
-import { buildHost, PageSession, rawOrigin, startHost } from './support/worker-host';
+import { PageSession, rawOrigin, useRealHost } from './support/worker-host';
 
 const PAGE = 'http://127.0.0.1:1';
 const BODY = 48 * 1024 * 1024;
 /** The host's default flow-control window (extension/host/config.go DefaultWindowBytes). */
 const HOST_WINDOW = 4 * 1024 * 1024;
 
-let built: ReturnType<typeof buildHost>;
-let running: Awaited<ReturnType<typeof startHost>>;
-
-beforeAll(async () => {
-  built = buildHost();
-  running = await startHost(built.binary);
-}, 120_000);
-
-afterAll(async () => {
-  await running?.stop();
-  built?.remove();
-});
+const realHost = useRealHost();
 
 function dataBytes(msgs: WorkerMessage[]): number {
   let n = 0;
@@ -54,7 +43,7 @@ test('a page that stops reading: what the worker posts stays bounded (maxUnconsu
       pump();
     });
   });
-  const page = new PageSession(running.host, PAGE, { stallFloorMs: 60_000 });
+  const page = new PageSession(realHost().host, PAGE, { stallFloorMs: 60_000 });
   try {
     const id = page.send({ type: 'request', url: `http://127.0.0.1:${origin.port}/big` });
     // The page reads nothing for 2 s.

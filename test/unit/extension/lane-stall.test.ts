@@ -7,23 +7,12 @@
  * origin-lane.ts.
  */
 import type { Socket } from 'net';
-import { answerEach, buildHost, PageSession, rawOrigin, startHost } from './support/worker-host';
+import { PageSession, answerEach, rawOrigin, useRealHost } from './support/worker-host';
 
 const PAGE = 'http://127.0.0.1:1';
 const OK = 'HTTP/1.1 200 OK\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: 2\r\n\r\nhi';
 
-let built: ReturnType<typeof buildHost>;
-let running: Awaited<ReturnType<typeof startHost>>;
-
-beforeAll(async () => {
-  built = buildHost();
-  running = await startHost(built.binary);
-}, 120_000);
-
-afterAll(async () => {
-  await running?.stop();
-  built?.remove();
-});
+const realHost = useRealHost();
 
 /** An origin whose first `silent` connections accept and never answer; later ones answer every request. */
 async function stallingOrigin(silent: number) {
@@ -45,7 +34,7 @@ async function stallingOrigin(silent: number) {
 
 test('a connection that owes a response and sends nothing is closed after the stall timeout; the request is re-issued and completes', async () => {
   const { origin, silentClosed, connections } = await stallingOrigin(1);
-  const page = new PageSession(running.host, PAGE, { stallFloorMs: 300 });
+  const page = new PageSession(realHost().host, PAGE, { stallFloorMs: 300 });
   try {
     const started = Date.now();
     const msgs = await page.request(`http://127.0.0.1:${origin.port}/a`, 5000);
@@ -64,7 +53,7 @@ test('a connection that owes a response and sends nothing is closed after the st
 
 test('a cancelled request stuck on a silent connection does not hold up the next one', async () => {
   const { origin } = await stallingOrigin(1);
-  const page = new PageSession(running.host, PAGE, { stallFloorMs: 300 });
+  const page = new PageSession(realHost().host, PAGE, { stallFloorMs: 300 });
   try {
     const first = page.send({ type: 'request', url: `http://127.0.0.1:${origin.port}/a` });
     await new Promise((r) => setTimeout(r, 100));
@@ -82,7 +71,7 @@ test('a cancelled request stuck on a silent connection does not hold up the next
 
 test('an origin that never answers fails the request (origin-unreachable, fixed text) after two stalled connections instead of hanging', async () => {
   const { origin, connections } = await stallingOrigin(1000);
-  const page = new PageSession(running.host, PAGE, { stallFloorMs: 300 });
+  const page = new PageSession(realHost().host, PAGE, { stallFloorMs: 300 });
   try {
     const msgs = await page.request(`http://127.0.0.1:${origin.port}/a`, 5000);
     expect(msgs).toEqual([expect.objectContaining({ type: 'error', code: 'origin-unreachable', reason: 'the origin did not answer', retryable: false })]);
@@ -121,7 +110,7 @@ test('a cancelled request whose large response is on the wire: the connection is
       }
     });
   });
-  const page = new PageSession(running.host, PAGE, { stallFloorMs: 60_000 });
+  const page = new PageSession(realHost().host, PAGE, { stallFloorMs: 60_000 });
   try {
     // Three rounds: cuts are not mistaken for an origin that closes without answering.
     for (let round = 0; round < 3; round += 1) {

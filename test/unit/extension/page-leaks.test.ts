@@ -15,22 +15,11 @@
 import { lookup } from 'dns/promises';
 import { hostname } from 'os';
 import { REQUEST_ERROR_TEXT, type WorkerMessage } from '../../../player/sprint/extension/protocol';
-import { answerEach, buildHost, PageSession, rawOrigin, startHost } from './support/worker-host';
+import { PageSession, answerEach, rawOrigin, useRealHost } from './support/worker-host';
 
 const PAGE = 'http://127.0.0.1:1';
 
-let built: ReturnType<typeof buildHost>;
-let running: Awaited<ReturnType<typeof startHost>>;
-
-beforeAll(async () => {
-  built = buildHost();
-  running = await startHost(built.binary);
-}, 120_000);
-
-afterAll(async () => {
-  await running?.stop();
-  built?.remove();
-});
+const realHost = useRealHost();
 
 function lastError(msgs: WorkerMessage[]): Extract<WorkerMessage, { type: 'error' }> {
   const e = msgs.find((m) => m.type === 'error');
@@ -58,7 +47,7 @@ describe('error texts of responses the page may not read carry a code only', () 
   for (const c of cases) {
     test(c.what, async () => {
       const origin = await rawOrigin(answerEach(() => c.reply));
-      const page = new PageSession(running.host, PAGE);
+      const page = new PageSession(realHost().host, PAGE);
       try {
         const url = `http://127.0.0.1:${origin.port}/media/a.m4s`;
         let msgs: WorkerMessage[];
@@ -84,7 +73,7 @@ describe('error texts of responses the page may not read carry a code only', () 
 
   test('a same-origin page still gets the detail (it may read those bytes anyway)', async () => {
     const origin = await rawOrigin(answerEach(() => 'SSH-2.0-OpenSSH_9.6-SECRET\r\n\r\n'));
-    const page = new PageSession(running.host, `http://127.0.0.1:${origin.port}`);
+    const page = new PageSession(realHost().host, `http://127.0.0.1:${origin.port}`);
     try {
       const err = lastError(await page.request(`http://127.0.0.1:${origin.port}/a`));
       expect(err.reason).toContain('OpenSSH_9.6-SECRET');
@@ -105,7 +94,7 @@ describe('the network map stays hidden: DNS, refused addresses and failed connec
     const name = hostname();
     const addr = await lookup(name).catch(() => null);
     if (addr && (addr.address.startsWith('127.') || addr.address === '::1') && !name.endsWith('localhost')) urls.push(`http://${name}:${closedPort}/a`);
-    const page = new PageSession(running.host, PAGE);
+    const page = new PageSession(realHost().host, PAGE);
     try {
       const errors = [];
       for (const url of urls) errors.push(lastError(await page.request(url)));
@@ -127,7 +116,7 @@ describe('stats', () => {
       remotePorts.push(sock.remotePort as number);
       answerEach(() => 'HTTP/1.1 200 OK\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: 2\r\n\r\nhi')(sock);
     });
-    const page = new PageSession(running.host, PAGE);
+    const page = new PageSession(realHost().host, PAGE);
     try {
       const msgs = await page.request(`http://127.0.0.1:${origin.port}/a`);
       expect(msgs.map((m) => m.type)).toEqual(['head', 'data', 'end']);

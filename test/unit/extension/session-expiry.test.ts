@@ -10,28 +10,17 @@
 import { LIMITS } from '../../../player/sprint/extension/protocol';
 import { detectExtension } from '../../../player/sprint/extension-transport';
 import type { ResponseSink } from '../../../player/sprint/train-transport';
-import { answerEach, buildHost, PageSession, rawOrigin, startHost } from './support/worker-host';
+import { PageSession, answerEach, rawOrigin, useRealHost } from './support/worker-host';
 
 const PAGE = 'http://127.0.0.1:1';
 
-let built: ReturnType<typeof buildHost>;
-let running: Awaited<ReturnType<typeof startHost>>;
-
-beforeAll(async () => {
-  built = buildHost();
-  running = await startHost(built.binary);
-}, 120_000);
-
-afterAll(async () => {
-  await running?.stop();
-  built?.remove();
-});
+const realHost = useRealHost();
 
 test('an idle session expires after sessionIdleMs; one with a request outstanding does not', async () => {
   const ok = await rawOrigin(answerEach(() => 'HTTP/1.1 200 OK\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: 2\r\n\r\nhi'));
   const silent = await rawOrigin((sock) => sock.resume());
-  const idle = new PageSession(running.host, PAGE);
-  const busy = new PageSession(running.host, PAGE, { stallFloorMs: 10 * 60_000 });
+  const idle = new PageSession(realHost().host, PAGE);
+  const busy = new PageSession(realHost().host, PAGE, { stallFloorMs: 10 * 60_000 });
   try {
     expect((await idle.request(`http://127.0.0.1:${ok.port}/a`)).map((m) => m.type)).toEqual(['head', 'data', 'end']);
     busy.send({ type: 'request', url: `http://127.0.0.1:${silent.port}/a` });

@@ -203,3 +203,24 @@ export async function startHost(binary: string): Promise<{ host: NativeHost; chi
       }),
   };
 }
+
+/**
+ * Builds and starts one real host for the calling test file (jest
+ * beforeAll/afterAll) and returns it: `realHost().host` once the tests run.
+ */
+export function useRealHost(): () => Awaited<ReturnType<typeof startHost>> {
+  let built: ReturnType<typeof buildHost> | undefined;
+  let running: Awaited<ReturnType<typeof startHost>> | undefined;
+  beforeAll(async () => {
+    built = buildHost();
+    running = await startHost(built.binary);
+  }, 120_000);
+  afterAll(async () => {
+    await running?.stop();
+    built?.remove();
+  });
+  return () => {
+    if (!running) throw new Error('the socket host is not running (beforeAll failed?)');
+    return running;
+  };
+}
