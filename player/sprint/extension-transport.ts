@@ -211,15 +211,7 @@ export class ExtensionTransport implements TrainTransport {
 
   close(): void {
     if (this.st === 'closed') return;
-    this.post({ type: 'close' });
-    this.detach();
-    this.setState('closed', 'closed by the player');
-    const all = [...this.pending.values(), ...this.held];
-    this.pending.clear();
-    this.held = [];
-    for (const p of all) this.safe(() => p.sink.onError('the extension transport was closed', false));
-    for (const q of this.queries.values()) q.resolve(null);
-    this.queries.clear();
+    this.end('closed', 'closed by the player', 'the extension transport was closed');
   }
 
   // ---- internals ----
@@ -270,13 +262,18 @@ export class ExtensionTransport implements TrainTransport {
   /** The transport cannot go on (a lane failed twice): unavailable for good, like a dead host. */
   private giveUp(reason: string): void {
     if (this.st === 'unavailable' || this.st === 'closed') return;
+    this.end('unavailable', reason, `unavailable: ${reason}`);
+  }
+
+  /** Closes the session for good: every pending or held request fails non-retryable with `failure`. */
+  private end(state: 'closed' | 'unavailable', reason: string, failure: string): void {
     this.post({ type: 'close' });
     this.detach();
-    this.setState('unavailable', reason);
+    this.setState(state, reason);
     const all = [...this.pending.values(), ...this.held];
     this.pending.clear();
     this.held = [];
-    for (const p of all) this.safe(() => p.sink.onError(`unavailable: ${reason}`, false));
+    for (const p of all) this.safe(() => p.sink.onError(failure, false));
     for (const q of this.queries.values()) q.resolve(null);
     this.queries.clear();
   }

@@ -596,8 +596,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       entry.prevMs = Math.min(atMs, Math.max(earliest, t.lastByteMs));
       // A new busy period unless another response is arriving now (a meter
       // left by a response that failed or was aborted is stale).
-      const othersArriving = t.queue.some((e) => e !== entry && e.state === 'loading' && e.firstByteMs !== null);
-      if (!t.meter || !othersArriving) t.meter = { fromMs: entry.prevMs, bytes: 0 };
+      if (!t.meter || !this.othersArriving(t, entry)) t.meter = { fromMs: entry.prevMs, bytes: 0 };
     }
     if (t.meter) t.meter.bytes += bytes.length;
     t.lastByteMs = Math.max(t.lastByteMs, atMs);
@@ -645,8 +644,12 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (!m) return;
     const sec = (endMs - m.fromMs) / 1000;
     if (sec > 0 && m.bytes > 0) this.bandwidth.addTransfer(m.bytes, sec);
-    const stillArriving = t.queue.some((e) => e !== ended && e.state === 'loading' && e.firstByteMs !== null);
-    t.meter = stillArriving ? { fromMs: endMs, bytes: 0 } : null;
+    t.meter = this.othersArriving(t, ended) ? { fromMs: endMs, bytes: 0 } : null;
+  }
+
+  /** Some response of this type other than `entry` has begun and not yet ended. */
+  private othersArriving(t: TypeState, entry: Entry): boolean {
+    return t.queue.some((e) => e !== entry && e.state === 'loading' && e.firstByteMs !== null);
   }
 
   /** A request of the running train finished (a request of a train a seek ended only adds to its record). */
