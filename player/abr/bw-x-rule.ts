@@ -10,7 +10,7 @@
  * (src/estimators/bandwidth.ts, which skips transfers that fit in one initial
  * window) fed with every mode's transfers: Sprint-x's and Sprint's wire
  * samples, and in stock mode dash.js's own loads timed from request to last
- * byte (player/dataplane/stock.ts: never above what the link can have
+ * byte (player/estimates/dash-load-sample.ts: never above what the link can have
  * carried). createPlayer passes it from `stats().estimates`. dash.js's own
  * average throughput is not used: its per-segment samples leave out the
  * first progress event's bytes and time, which reads far above the link when

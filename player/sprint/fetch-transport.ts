@@ -22,10 +22,7 @@
  *    test/e2e/sprint-paused-trains.test.ts).
  */
 import type { RequestTicket, ResponseSink, TrainRequest, TrainTransport } from './train-transport';
-
-function nowMs(): number {
-  return performance.timeOrigin + performance.now();
-}
+import { nowMs } from '../dataplane/clock';
 
 export class FetchTrainTransport implements TrainTransport {
   readonly name = 'fetch';

@@ -41,28 +41,23 @@
  * is re-issued (the transport says when that is safe); one that fails for
  * good is failed back to dash.js, whose own retry policy takes over.
  */
-import { BandwidthEstimator } from '../../src/estimators/bandwidth';
-import { RttEstimator } from '../../src/estimators/rtt';
-import { chunkSize } from '../../src/model/chunk-size';
 import { parseRange } from '../../src/sprintx/range-plan';
 import { outstandingBytes } from '../../src/model/outstanding-window';
 import { TrainPolicy } from '../../src/train/train-policy';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
-import { DashFragmentRecorder, feedDashLoad } from '../dataplane/stock';
+import { DashFragmentRecorder, recordAnsweredSegment } from '../dataplane/segment-records';
+import { announceFallback } from '../dataplane/fallback';
+import { nowMs } from '../dataplane/clock';
 import { bufferLength } from '../dash/buffer-level';
 import { installLoaderHook } from '../dash/loader-hook';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler, WireTiming } from '../dash/loader-types';
 import { installSchedulerHook, type SchedulerHandle } from '../dash/scheduler-hook';
-import { RttProber } from '../estimates/rtt-prober';
+import { EstimateHub } from '../estimates/estimate-hub';
 
 import type { TrainRecord, TransferRecord } from '../stats/types';
 import type { RequestTicket, TrainTransport } from './train-transport';
 
-/** Bandwidth assumed before the first response has been measured, bit/s. */
-export const BOOTSTRAP_BANDWIDTH_BITS_PER_SEC = 5e6;
-/** RTT assumed before the first measurement, seconds. */
-export const BOOTSTRAP_RTT_SEC = 0.1;
 /** Segment duration assumed while the next segment's is not known (the buffer target lift), seconds. */
 const TYPICAL_SEGMENT_SEC = 4;
 /** The media type whose requests form trains. */
@@ -125,21 +120,14 @@ interface TypeState {
   meter: { fromMs: number; bytes: number } | null;
 }
 
-function nowMs(): number {
-  return performance.timeOrigin + performance.now();
-}
-
 export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   readonly mode = 'sprint' as const;
   private ctx: DataPlaneContext | null = null;
   private scheduler: SchedulerHandle | null = null;
   private readonly types = new Map<string, TypeState>();
-  private readonly bandwidth = new BandwidthEstimator();
-  private prober: RttProber | null = null;
+  private readonly estimates: EstimateHub;
   private watchdog: ReturnType<typeof setInterval> | null = null;
   private pathTimer: ReturnType<typeof setInterval> | null = null;
-  /** RTT from the transport's TCP_INFO on the connection carrying the trains, when it can read it. */
-  private readonly tcpRtt = new RttEstimator();
   private degraded: string | null = null;
   private consecutiveFailures = 0;
   private unsubscribeUnavailable: (() => void) | null = null;
@@ -148,11 +136,12 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private readonly onLoadingStarted = (e: { request?: object }): void => {
     if (e.request) this.scheduled.add(e.request);
   };
-  /** Records the segments dash.js loads itself: audio, what Sprint declines, everything after a fallback. */
-  /** dash.js's own loads; video ones feed the estimator (after a fallback, the only wire samples left). */
-  private readonly dashLoads = new DashFragmentRecorder((request, error) => {
-    if (feedDashLoad(this.bandwidth, request, error)) this.publishEstimates();
-  });
+  /**
+   * Records the segments dash.js loads itself: audio, what Sprint declines,
+   * everything after a fallback; video ones feed the estimates (after a
+   * fallback, the only wire samples left).
+   */
+  private readonly dashLoads = new DashFragmentRecorder((request, error) => this.estimates.addDashLoad(request, error));
   /**
    * A seek ends the running train at once, and the next request begins a new
    * one even if requests from before the seek are still outstanding (they
@@ -191,7 +180,15 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     }, 0);
   };
 
-  constructor(private readonly transport: TrainTransport) {}
+  constructor(private readonly transport: TrainTransport) {
+    this.estimates = new EstimateHub({
+      probeCredentials: transport.probeCredentials,
+      counterPrefix: 'sprint',
+      bandwidthSource: 'train wire timing',
+      // A train is held to the chunk size of the estimates in force.
+      onChange: () => this.retargetTrain(),
+    });
+  }
 
   install(ctx: DataPlaneContext): void {
     this.ctx = ctx;
@@ -220,16 +217,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     ctx.dash.on(ctx.dashjs.MediaPlayer.events.PLAYBACK_SEEKING, this.onSeeking);
     // A core event (not in MediaPlayer.events); MediaPlayer.on reaches the same bus.
     ctx.dash.on('quotaExceeded' as never, this.onQuotaExceeded);
-    this.prober = new RttProber({
-      url: ctx.manifestUrl,
-      credentials: this.transport.probeCredentials,
-      onSample: () => this.publishEstimates(),
-      onError: (m) => {
-        ctx.stats.count('sprint.probeErrors');
-        if ((this.prober?.errors ?? 0) <= 3) ctx.log.warn(m);
-      },
-    });
-    this.prober.start();
+    this.estimates.install(ctx);
     this.watchdog = setInterval(() => this.checkAppendWatchdog(), 500);
     ctx.stats.estimates.transport = this.transport.name;
     this.unsubscribeUnavailable = this.transport.onUnavailable?.((reason) => this.degrade(`the ${this.transport.name} transport became unavailable: ${reason}`)) ?? null;
@@ -239,7 +227,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   }
 
   destroy(): void {
-    this.prober?.stop();
+    this.estimates.destroy();
     this.scheduler?.dispose();
     this.unsubscribeUnavailable?.();
     if (this.pathTimer !== null) clearInterval(this.pathTimer);
@@ -260,17 +248,6 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   // ---- estimates (§IV-A) ----
 
-  /** RTT in force: TCP_INFO of the train's connection when available, else the probes (§IV-A). */
-  private rttSec(): number {
-    return this.tcpRtt.smoothedSec ?? this.prober?.estimator.smoothedSec ?? BOOTSTRAP_RTT_SEC;
-  }
-
-  /** The smallest RTT measured (probes or TCP_INFO): the least time between a request leaving and its first byte; 0 before any. */
-  private minRttSec(): number {
-    const mins = [this.tcpRtt.minSec, this.prober?.estimator.minSec].filter((v): v is number => v !== undefined && v > 0);
-    return mins.length > 0 ? Math.min(...mins) : 0;
-  }
-
   /** Reads TCP_INFO of the connection to the media origin (once a second) into the RTT estimate and the running train. */
   private async samplePath(): Promise<void> {
     const ctx = this.ctx;
@@ -279,10 +256,9 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     try {
       const info = await this.transport.pathInfo(origin);
       if (!info || !(info.rttSec > 0)) return;
-      this.tcpRtt.addSample(info.rttSec);
       const train = this.types.get(TRAIN_MEDIA_TYPE)?.train;
       if (train && train.endMs === null && train.rttSamplesSec.length < 600) train.rttSamplesSec.push(info.rttSec);
-      this.publishEstimates();
+      this.estimates.addTcpRtt(info.rttSec);
     } catch (e) {
       ctx.stats.count('sprint.pathInfoErrors');
       if ((ctx.stats.counters['sprint.pathInfoErrors'] ?? 0) <= 3) ctx.log.warn(`TCP_INFO read failed: ${(e as Error).message}`);
@@ -297,32 +273,13 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const ctx = this.ctx;
     if (!ctx || this.degraded !== null) return;
     this.degraded = reason;
-    ctx.stats.setMode('stock', `fell back from sprint during playback: ${reason}`);
-    ctx.stats.count('sprint.fallbacks');
-    ctx.log.warn(`falling back to stock loading: ${reason}`);
+    announceFallback(ctx, 'sprint', reason);
   }
 
 
-  /** Program 1 on the current estimates; the chunk is the page's fixed size instead when it set one. */
+  /** Program 1 on the current estimates (estimate-hub.ts). */
   private model() {
-    const bw = this.bandwidth.estimateBitsPerSec() ?? BOOTSTRAP_BANDWIDTH_BITS_PER_SEC;
-    const m = chunkSize({ bandwidthBitsPerSec: bw, rttSec: this.rttSec(), epsilon: this.ctx?.epsilon ?? 0.1 });
-    const fixed = this.ctx?.chunkBytes;
-    return fixed === undefined ? m : { ...m, chunkBytes: fixed };
-  }
-
-  private publishEstimates(): void {
-    if (!this.ctx) return;
-    this.retargetTrain();
-    const e = this.ctx.stats.estimates;
-    e.rttSec = this.tcpRtt.smoothedSec ?? this.prober?.estimator.smoothedSec ?? null;
-    e.rttSamples = this.tcpRtt.sampleCount + (this.prober?.estimator.sampleCount ?? 0);
-    e.probeRttSec = this.prober?.estimator.smoothedSec ?? null;
-    e.tcpInfoRttSec = this.tcpRtt.smoothedSec ?? null;
-    e.bandwidthBitsPerSec = this.bandwidth.estimateBitsPerSec() ?? null;
-    e.bandwidthSamples = this.bandwidth.sampleCount;
-    e.chunkBytes = this.model().chunkBytes;
-    e.source = `rtt: ${this.tcpRtt.sampleCount > 0 ? 'tcp-info of the train connection' : 'probes'}; bandwidth: train wire timing`;
+    return this.estimates.model();
   }
 
   // ---- scheduling (§IV-B1) ----
@@ -484,8 +441,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       expectedBytes: range ? expected : null,
       throughputBitsPerSec: null,
       targetChunkBytes: t.train?.targetBytes ?? null,
-      rttEstimateSec: this.rttSec(),
-      bandwidthEstimateBitsPerSec: this.bandwidth.estimateBitsPerSec() ?? null,
+      rttEstimateSec: this.estimates.rttSec(),
+      bandwidthEstimateBitsPerSec: this.estimates.bandwidthBitsPerSec(),
       segmentsServed: 0,
       cancelled: false,
       wastedBytes: 0,
@@ -552,13 +509,13 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       endMs: null,
       throughputBitsPerSec: null,
       bitrates: [],
-      rttEstimateSec: this.rttSec(),
-      bandwidthEstimateBitsPerSec: this.bandwidth.estimateBitsPerSec() ?? null,
+      rttEstimateSec: this.estimates.rttSec(),
+      bandwidthEstimateBitsPerSec: this.estimates.bandwidthBitsPerSec(),
       rttSamplesSec: [],
     };
     ctx.stats.trains.push(t.train);
     ctx.stats.count('sprint.trains');
-    this.publishEstimates();
+    this.estimates.publish();
   }
 
   private send(entry: Entry): void {
@@ -592,7 +549,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       // halves the bandwidth of a 150 KB segment at a 600 ms RTT, and so the
       // fair BDP the outstanding window covers (measured: 1.9 of 4 Mbit/s,
       // the wire idle 10-15 % of each train).
-      const earliest = entry.sentMs + this.minRttSec() * 1000;
+      const earliest = entry.sentMs + this.estimates.minRttSec() * 1000;
       entry.prevMs = Math.min(atMs, Math.max(earliest, t.lastByteMs));
       // A new busy period unless another response is arriving now (a meter
       // left by a response that failed or was aborted is stale).
@@ -627,7 +584,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (entry.train) entry.train.completedBytes += entry.bytes;
     this.policyCompleted(t, entry, entry.bytes, atMs);
     this.closeTrainIfDone(t, atMs);
-    this.publishEstimates();
+    this.estimates.publish();
     this.release(entry.type);
     this.maybeRetick(entry.type);
   }
@@ -643,7 +600,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const m = t.meter;
     if (!m) return;
     const sec = (endMs - m.fromMs) / 1000;
-    if (sec > 0 && m.bytes > 0) this.bandwidth.addTransfer(m.bytes, sec);
+    // Published with the rest of the response's completion (onEnd).
+    if (sec > 0 && m.bytes > 0) this.estimates.bandwidth.addTransfer(m.bytes, sec);
     t.meter = this.othersArriving(t, ended) ? { fromMs: endMs, bytes: 0 } : null;
   }
 
@@ -768,14 +726,11 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   /** The segment dash.js asked for and what became of it (as stock records its own). */
   private recordSegment(e: Entry, status: 'ok' | 'error' | 'aborted'): void {
-    const fr = e.req.customData.request;
-    this.ctx?.stats.addSegment({
+    if (!this.ctx) return;
+    recordAnsweredSegment(this.ctx.stats, e.req.customData.request, {
       kind: e.kind,
       mediaType: e.type,
       url: e.url,
-      range: fr?.range ?? null,
-      index: Number.isFinite(fr?.index) ? (fr?.index as number) : NaN,
-      representationId: fr?.representation?.id ?? null,
       bandwidth: e.bitrate,
       bytes: e.bytes,
       requestMs: e.requestMs,

@@ -12,6 +12,7 @@
 import { ArrivalLog } from '../../src/sprintx/arrival-log';
 import type { ByteRange, ExpandedRange } from '../../src/sprintx/range-plan';
 import type { TransferRecord } from '../stats/types';
+import { nowMs } from '../dataplane/clock';
 
 export interface PendingSegment {
   range: ByteRange;
@@ -24,10 +25,6 @@ export interface ExpandedStreamEvents {
   /** Bytes arrived: [bytes, wire seconds] since the previous report (for the bandwidth estimator). */
   onWireSample(bytes: number, wireSec: number): void;
   onEnd(stream: ExpandedStream): void;
-}
-
-export function nowMs(): number {
-  return performance.timeOrigin + performance.now();
 }
 
 /** Report wire samples to the bandwidth estimator at least every this many bytes. */

@@ -28,27 +28,21 @@
  * Range, or repeated failures, switch the player to stock dash.js loading
  * with the reason in stats.
  */
-import { BandwidthEstimator } from '../../src/estimators/bandwidth';
-import { chunkSize } from '../../src/model/chunk-size';
 import { parseRange, planExpandedRange, rangeLength, type ByteRange } from '../../src/sprintx/range-plan';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
-import { DashFragmentRecorder, feedDashLoad } from '../dataplane/stock';
+import { DashFragmentRecorder, recordAnsweredSegment } from '../dataplane/segment-records';
+import { announceFallback } from '../dataplane/fallback';
+import { nowMs } from '../dataplane/clock';
 import { installLoaderHook } from '../dash/loader-hook';
 import { installQualitySwitchHook, type QualityChangeEventLike } from '../dash/quality-switch-hook';
 import { bufferLength } from '../dash/buffer-level';
 import { decideSwitch, DEFAULT_SAFETY_SEGMENTS } from '../../src/sprintx/switch-policy';
 import { SwitchHolds } from './switch-holds';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler } from '../dash/loader-types';
-import { RttProber } from '../estimates/rtt-prober';
-import { ExpandedStream, nowMs, type PendingSegment } from './expanded-stream';
+import { EstimateHub } from '../estimates/estimate-hub';
+import { ExpandedStream, type PendingSegment } from './expanded-stream';
 
-/** Bandwidth assumed before the first transfer has been measured, bit/s. */
-export const BOOTSTRAP_BANDWIDTH_BITS_PER_SEC = 5e6;
-/** RTT assumed before the first probe has answered, seconds. */
-export const BOOTSTRAP_RTT_SEC = 0.1;
-/** Upper bound on one expanded request, bytes: bounds the memory a chunk may hold. */
-export const MAX_CHUNK_BYTES = 256 * 1024 * 1024;
 /** Consecutive failed transfers (no segment delivered) before falling back to stock. */
 const MAX_CONSECUTIVE_FAILURES = 3;
 
@@ -61,14 +55,14 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
   readonly mode = 'sprint-x' as const;
   private ctx: DataPlaneContext | null = null;
   private readonly streams = new Map<string, ExpandedStream>();
-  private readonly bandwidth = new BandwidthEstimator();
-  private readonly prober: RttProber;
+  private readonly estimates: EstimateHub;
   private degraded: string | null = null;
-  /** Records the segments dash.js loads itself: init segments, audio, what Sprint-x declines, everything after a fallback. */
-  /** dash.js's own loads; video ones feed the estimator (after a fallback, the only wire samples left). */
-  private readonly dashLoads = new DashFragmentRecorder((request, error) => {
-    if (feedDashLoad(this.bandwidth, request, error)) this.publishEstimates();
-  });
+  /**
+   * Records the segments dash.js loads itself: init segments, audio, what
+   * Sprint-x declines, everything after a fallback; video ones feed the
+   * estimates (after a fallback, the only wire samples left).
+   */
+  private readonly dashLoads = new DashFragmentRecorder((request, error) => this.estimates.addDashLoad(request, error));
   private consecutiveFailures = 0;
   private holds: SwitchHolds | null = null;
   /** Duration of the last video media segment dash.js asked for, seconds (the safety level's unit). */
@@ -78,17 +72,14 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     probeUrl: string,
     private readonly segmentLists: Map<string, ByteRange[]>,
   ) {
-    this.prober = new RttProber({
-      url: probeUrl,
+    this.estimates = new EstimateHub({
+      probeUrl,
       // Expanded requests are uncredentialed (expanded-stream.ts): probes take
       // the other pool, so the next expanded request reuses the previous one's
       // connection instead of a probe's (rtt-prober.ts).
-      credentials: 'same-origin',
-      onSample: () => this.publishEstimates(),
-      onError: (m) => {
-        this.ctx?.stats.count('sprintx.probeErrors');
-        if (this.prober.errors <= 3) this.ctx?.log.warn(m);
-      },
+      probeCredentials: 'same-origin',
+      counterPrefix: 'sprintx',
+      bandwidthSource: 'expanded-request wire timing',
     });
   }
 
@@ -102,11 +93,11 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
       onSwitch: () => undefined,
     });
     this.dashLoads.install(ctx);
-    this.prober.start();
+    this.estimates.install(ctx);
   }
 
   destroy(): void {
-    this.prober.stop();
+    this.estimates.destroy();
     for (const s of this.streams.values()) s.discard('player destroyed');
     this.streams.clear();
     this.dashLoads.destroy();
@@ -115,22 +106,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
 
   /** The chunk size of paper §IV-A from the current estimates (or the page's fixed size). */
   currentChunkBytes(): number {
-    if (this.ctx?.chunkBytes !== undefined) return this.ctx.chunkBytes;
-    const bw = this.bandwidth.estimateBitsPerSec() ?? BOOTSTRAP_BANDWIDTH_BITS_PER_SEC;
-    const rtt = this.prober.estimator.smoothedSec ?? BOOTSTRAP_RTT_SEC;
-    const c = chunkSize({ bandwidthBitsPerSec: bw, rttSec: rtt, epsilon: this.ctx?.epsilon ?? 0.1 });
-    return Math.min(c.chunkBytes, MAX_CHUNK_BYTES);
-  }
-
-  private publishEstimates(): void {
-    if (!this.ctx) return;
-    const e = this.ctx.stats.estimates;
-    e.rttSec = this.prober.estimator.smoothedSec ?? null;
-    e.rttSamples = this.prober.estimator.sampleCount;
-    e.bandwidthBitsPerSec = this.bandwidth.estimateBitsPerSec() ?? null;
-    e.bandwidthSamples = this.bandwidth.sampleCount;
-    e.chunkBytes = this.currentChunkBytes();
-    e.source = 'rtt: range probes; bandwidth: expanded-request wire timing';
+    return this.estimates.chunkBytes();
   }
 
   /**
@@ -256,8 +232,8 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
       expectedBytes: rangeLength(plan),
       throughputBitsPerSec: null,
       targetChunkBytes: chunk,
-      rttEstimateSec: this.prober.estimator.smoothedSec ?? null,
-      bandwidthEstimateBitsPerSec: this.bandwidth.estimateBitsPerSec() ?? null,
+      rttEstimateSec: this.estimates.measuredRttSec(),
+      bandwidthEstimateBitsPerSec: this.estimates.bandwidthBitsPerSec(),
       segmentsServed: 0,
       cancelled: false,
       wastedBytes: 0,
@@ -266,14 +242,11 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     ctx.stats.addTransfer(record);
     ctx.stats.count('sprintx.transfers');
     const stream = new ExpandedStream(url, plan, repId, record, {
-      onWireSample: (bytes, sec) => {
-        this.bandwidth.addTransfer(bytes, sec);
-        this.publishEstimates();
-      },
+      onWireSample: (bytes, sec) => this.estimates.addWireSample(bytes, sec),
       onEnd: (s) => this.onStreamEnd(s),
     });
     stream.start();
-    this.publishEstimates();
+    this.estimates.publish();
     return stream;
   }
 
@@ -297,10 +270,8 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     if (!ctx || this.degraded !== null) return;
     this.degraded = reason;
     this.holds?.supersede(null, 'fell back to stock loading', nowMs());
-    this.prober.stop();
-    ctx.stats.setMode('stock', `fell back from sprint-x during playback: ${reason}`);
-    ctx.stats.count('sprintx.fallbacks');
-    ctx.log.warn(`falling back to stock loading: ${reason}`);
+    this.estimates.stop();
+    announceFallback(ctx, 'sprint-x', reason);
   }
 
   private enqueue(stream: ExpandedStream, req: LoaderRequest, resp: LoaderResponse, range: ByteRange): void {
@@ -321,21 +292,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
         resp.headers = { 'content-range': `bytes ${range.start}-${range.end}/*`, 'content-length': String(n) };
         resp.data = arrival.data.buffer as ArrayBuffer;
         custom.sprintWire = { startMs: arrival.startMs, firstByteMs: arrival.firstByteMs, endMs: arrival.endMs, traces: arrival.traces };
-        ctx.stats.addSegment({
-          kind: 'media',
-          mediaType: fr?.mediaType ?? 'unknown',
-          url: req.url,
-          range: fr?.range ?? null,
-          index: Number.isFinite(fr?.index) ? (fr?.index as number) : NaN,
-          representationId: fr?.representation?.id ?? null,
-          bandwidth: fr?.representation?.bandwidth ?? null,
-          bytes: n,
-          requestMs,
-          firstByteMs: arrival.firstByteMs,
-          endMs: arrival.endMs,
-          status: 'ok',
-          transferId,
-        });
+        recordAnsweredSegment(ctx.stats, fr, { kind: 'media', url: req.url, bytes: n, requestMs, firstByteMs: arrival.firstByteMs, endMs: arrival.endMs, status: 'ok', transferId });
         custom.onprogress?.({ loaded: n, total: n, lengthComputable: true });
         custom.onloadend?.();
       },
@@ -349,6 +306,9 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
         resp.statusText = `sprint-x: ${reason}`;
         custom.sprintFailure = { timedOut: /time/i.test(reason), bytes: stream.record.bytes, startMs: stream.record.startMs, firstByteMs: stream.record.firstByteMs };
         ctx.stats.count('sprintx.segmentsFailedBack');
+        // The segment's bytes never reached dash.js: none are counted here
+        // (the transfer's record holds what the wire carried).
+        recordAnsweredSegment(ctx.stats, fr, { kind: 'media', url: req.url, bytes: 0, requestMs, firstByteMs: null, endMs: nowMs(), status: 'error', transferId: stream.record.id });
         custom.onloadend?.();
       },
     };
@@ -357,6 +317,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
       settled = true;
       stream.forget(pending);
       ctx.stats.count('sprintx.segmentsAbortedByDash');
+      recordAnsweredSegment(ctx.stats, fr, { kind: 'media', url: req.url, bytes: 0, requestMs, firstByteMs: null, endMs: nowMs(), status: 'aborted', transferId: stream.record.id });
       custom.onabort?.();
     };
     stream.request(pending);

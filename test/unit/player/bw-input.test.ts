@@ -7,7 +7,7 @@
 
 import { bwChoiceIndex, bwRuleFactory } from '../../../player/abr/bw-x-rule';
 import type { DashjsForRules, RulesContextLike, SwitchRequestLike } from '../../../player/abr/rule-types';
-import { feedDashLoad, stockWireSample } from '../../../player/dataplane/stock';
+import { feedDashLoad, stockWireSample } from '../../../player/estimates/dash-load-sample';
 import { BandwidthEstimator } from '../../../src/estimators/bandwidth';
 
 const LADDER = [0.3e6, 0.7e6, 1.5e6, 3e6, 6e6];
