@@ -8,6 +8,7 @@ import { ensureContent } from './content/generate';
 import { startOrigin } from './server/origin';
 import { parseArgs, parseInteger, UsageError } from '../src/cli/args';
 import { processIo, reportError, type CliIo } from '../src/cli/io';
+import { runMain } from '../src/cli/run-main';
 
 export const USAGE = `Usage: npm run demo -- [--host 127.0.0.1] [--port 8080] [--set demo]
 
@@ -55,6 +56,4 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => process.exit(code));
-}
+runMain(module, 'sprint demo', main, { exit: 'now' });

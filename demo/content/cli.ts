@@ -11,6 +11,7 @@
 import * as path from 'path';
 import { contentDir, defaultMediaRoot, ensureContent } from './generate';
 import { DEFAULT_DURATION_SEC, EVAL_LADDER, VIDEO_LADDER } from './recipe';
+import { runMain } from '../../src/cli/run-main';
 
 const USAGE = `Usage: sprint content [--set demo|test|eval|NAME] [--duration SECONDS] [--media DIR] [--force]
 
@@ -120,8 +121,4 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
-}
+runMain(module, 'sprint content', main);

@@ -18,6 +18,7 @@ import { crossConditions, joinGridWords, parseGrid, parseQueues, parseRates } fr
 import { formatShard, parseShard, planHash, shardPlan, ShardRecord } from './shard';
 import { buildPlan, checkAbr, CommonSettings, parsePlayers, Plan, PLAYERS_ORIGINS, type PlayersOrigin } from './plan';
 import { DEFAULT_SCHEDULE_TEXT, formatSchedule, parseSchedule, resolveSchedule } from './schedule';
+import { runMain } from '../../src/cli/run-main';
 
 /** Upper bound of --parallel. Values above 1 are not measured as harmless (demo/harness/README.md). */
 export const MAX_PARALLEL = 4;
@@ -333,8 +334,4 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   }
 }
 
-if (require.main === module) {
-  void main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
-}
+runMain(module, 'sprint ab', main);

@@ -10,6 +10,7 @@ import { CliIo, processIo, reportError } from '../../src/cli/io';
 import { mergeResults } from './merge';
 import { buildReport } from './report';
 import { summaryTables } from './report-tables';
+import { runMain } from '../../src/cli/run-main';
 
 const SPEC: OptionsSpec = {
   out: { kind: 'value' },
@@ -76,8 +77,4 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   }
 }
 
-if (require.main === module) {
-  void main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
-}
+runMain(module, 'sprint report', main);

@@ -12,6 +12,7 @@ import { OptionsSpec, parseArgs, UsageError } from '../../src/cli/args';
 import { CliIo, processIo, reportError } from '../../src/cli/io';
 import { readJsonl } from '../testbed/jsonl';
 import { Burst, bursts, isProbe, matchPlanned, mediaTypesOf, parseWireLine, PlannedTransfer, plannedTransfers, TRAIN_IDLE_FLAG_SHARE, TrainOnWire, trainsOnWire, WireRequest } from './wire-log';
+import { runMain } from '../../src/cli/run-main';
 
 const SPEC: OptionsSpec = {
   player: { kind: 'value' },
@@ -224,8 +225,4 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   }
 }
 
-if (require.main === module) {
-  void main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
-}
+runMain(module, 'sprint wire', main);

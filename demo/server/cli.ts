@@ -18,6 +18,7 @@ import { startH2Origin, type H2OriginOptions } from './h2-origin';
 import { startOrigin, type Origin } from './origin';
 import type { OriginOptions } from './options';
 import { spkiHashOf, type TlsIdentity } from './tls-cert';
+import { runMain } from '../../src/cli/run-main';
 
 /** `sprint serve` arguments: the origin's options, plus whether to serve HTTP/2 and with which certificate. */
 export type ServeOptions = OriginOptions & {
@@ -268,8 +269,4 @@ export async function main(argv: readonly string[], io: CliIo = processIo, stop?
   return 0;
 }
 
-if (require.main === module) {
-  void main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
-}
+runMain(module, 'sprint serve', main);

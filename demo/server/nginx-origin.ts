@@ -27,6 +27,7 @@ import { tmpdir, userInfo } from 'os';
 import * as path from 'path';
 import { OptionsSpec, parseArgs, parseInteger, UsageError } from '../../src/cli/args';
 import { resolveOriginOptions } from './options';
+import { runMain } from '../../src/cli/run-main';
 
 export const DEFAULT_NGINX = '/usr/sbin/nginx';
 
@@ -287,8 +288,4 @@ export async function main(argv: readonly string[]): Promise<number> {
   return code === 0 || code === 128 ? 0 : code;
 }
 
-if (require.main === module) {
-  void main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
-}
+runMain(module, 'nginx-origin', main);

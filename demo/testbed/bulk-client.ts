@@ -10,6 +10,7 @@
 
 import { numberOption, parseOptions, required, UsageError } from './cli-args';
 import { runFlowCli } from './flow-client';
+import { runMain } from '../../src/cli/run-main';
 
 /** Body size asked for: large enough that a download never ends within a run at testbed rates. */
 export const DEFAULT_BULK_BYTES = 100_000_000_000;
@@ -37,12 +38,4 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: Error) => {
-      process.stderr.write(`bulk-client: ${err.stack ?? err.message}\n`);
-      process.exit(1);
-    },
-  );
-}
+runMain(module, 'bulk-client', main, { exit: 'now' });

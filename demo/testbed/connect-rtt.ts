@@ -9,6 +9,7 @@
 
 import * as net from 'net';
 import { numberOption, parseOptions, required, UsageError } from './cli-args';
+import { runMain } from '../../src/cli/run-main';
 
 /** Times one TCP connect, milliseconds. */
 export function connectOnce(host: string, port: number, timeoutMs = 5000): Promise<number> {
@@ -52,6 +53,4 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => process.exit(code));
-}
+runMain(module, 'connect-rtt', main, { exit: 'now' });

@@ -11,6 +11,7 @@
 
 import { numberOption, parseOptions, required, UsageError } from './cli-args';
 import { runFlowCli } from './flow-client';
+import { runMain } from '../../src/cli/run-main';
 
 /** testbed.md's segment size: 1.25 MB. */
 export const DEFAULT_SEGMENT_BYTES = 1_250_000;
@@ -38,12 +39,4 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: Error) => {
-      process.stderr.write(`segment-client: ${err.stack ?? err.message}\n`);
-      process.exit(1);
-    },
-  );
-}
+runMain(module, 'segment-client', main, { exit: 'now' });

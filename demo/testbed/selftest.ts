@@ -19,6 +19,7 @@ import { preflight } from './preflight';
 import { summarizeQdisc, summarizeSs } from './sample-summary';
 import { CONGESTION_CONTROLS, CongestionControl } from './topology';
 import { parseRate, parseSize } from './units';
+import { runMain } from '../../src/cli/run-main';
 
 const USAGE = 'usage: selftest [--duration S] [--rate 3mbit] [--queue 256kb] [--cc cubic|bbr|reno] [--delay-ms MS] [--warmup S] [--results DIR]';
 
@@ -110,12 +111,4 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: Error) => {
-      process.stderr.write(`selftest: ${err.stack ?? err.message}\n`);
-      process.exit(1);
-    },
-  );
-}
+runMain(module, 'selftest', main, { exit: 'now' });

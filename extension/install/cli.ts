@@ -8,6 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { BrowserId } from './host-manifest';
 import { InstallError, install, uninstall, type InstallEnv } from './install';
+import { runMain } from '../../src/cli/run-main';
 
 const USAGE = `usage: extension-install <install|uninstall> [options]
   install    build the Sprint extension and its socket host, register the host
@@ -95,6 +96,4 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (require.main === module) {
-  void main(process.argv.slice(2)).then((code) => process.exit(code));
-}
+runMain(module, 'sprint-extension-install', main, { exit: 'now' });
