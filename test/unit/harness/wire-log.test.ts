@@ -11,18 +11,9 @@ import { startOrigin, type Origin } from '../../../demo/server/origin';
 import { main, trainIdleFlagged } from '../../../demo/harness/wire-log-cli';
 import { bursts, idleInside, matchPlanned, mediaTypesOf, parseWireLine, plannedTransfers, rangeBytes, trainsOnWire, type TrainOnWire, type WireRequest } from '../../../demo/harness/wire-log';
 import { makeFixture, patternBytes, RawClient, request, waitForRecords, type Fixture } from '../server/helpers';
+import { captureIo } from '../capture-io';
 
 const parsed = (lines: string[]): WireRequest[] => lines.map(parseWireLine).filter((r): r is WireRequest => r !== null);
-
-function capture(): { io: { stdout: { write(t: string): void }; stderr: { write(t: string): void } }; out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    io: { stdout: { write: (t: string) => void (out += t) }, stderr: { write: (t: string) => void (err += t) } },
-    out: () => out,
-    err: () => err,
-  };
-}
 
 describe('bursts from a real origin log', () => {
   let fx: Fixture;
@@ -150,14 +141,14 @@ describe('sprint wire', () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   test('a run folder: bursts with their train', async () => {
-    const c = capture();
+    const c = captureIo();
     expect(await main([dir], c.io)).toBe(0);
     expect(c.out()).toContain('3 requests (0.00 MB) on 1 connection(s), 1 pipelined');
     expect(c.out()).toMatch(/2 +1 +0\.00 .*train #1/);
     // The train's row: 2 requests, 1 pipelined (100 %), no idle time (the second response started before the first ended).
     expect(c.out()).toMatch(/train #1 .* 2 +1 \(100 %\) +0\.0 +0\.0 /);
     expect(c.out()).toContain('0 of 1 trains idle over 5 %');
-    const j = capture();
+    const j = captureIo();
     expect(await main([dir, '--json', '--type', 'video'], j.io)).toBe(0);
     const doc = JSON.parse(j.out()) as { bursts: { burst: { requests: number }; planned: { label: string } | null }[] };
     expect(doc.bursts.map((b) => [b.burst.requests, b.planned?.label ?? null])).toEqual([
@@ -168,7 +159,7 @@ describe('sprint wire', () => {
 
   test('clear errors for bad invocations', async () => {
     for (const argv of [[], [path.join(dir, 'missing.log')], [path.join(dir, 'origin-8001.log'), '--type', 'video'], [dir, '--type', 'subtitles'], [dir, '--player', 'x']]) {
-      const c = capture();
+      const c = captureIo();
       expect(await main(argv, c.io)).toBe(2);
       expect(c.err()).toMatch(/^sprint wire: /);
     }
@@ -176,13 +167,13 @@ describe('sprint wire', () => {
     const bad = fs.mkdtempSync(path.join(os.tmpdir(), 'sprint-wire-bad-'));
     fs.copyFileSync(path.join(dir, 'origin-8001.log'), path.join(bad, 'origin-8001.log'));
     fs.writeFileSync(path.join(bad, 'player-8001.jsonl'), '{"kind":"segment"}\nnot json\n{"kind":"segment"}\n');
-    const b = capture();
+    const b = captureIo();
     expect(await main([bad], b.io)).toBe(1);
     expect(b.err()).toMatch(/player-8001\.jsonl:2: not JSON/);
     fs.rmSync(bad, { recursive: true, force: true });
     const empty = path.join(dir, 'empty.log');
     fs.writeFileSync(empty, 'nothing here\n');
-    const c = capture();
+    const c = captureIo();
     expect(await main([empty], c.io)).toBe(1);
     expect(c.err()).toContain('no access-log records');
   });

@@ -12,22 +12,13 @@ import type { TLSSocket } from 'tls';
 import { main, parseServeArgs } from '../../../demo/server/cli';
 import { makeSelfSignedCert } from '../../../demo/server/tls-cert';
 import { makeFixture, type Fixture } from './helpers';
+import { captureIo } from '../capture-io';
 
 let fx: Fixture;
 beforeAll(() => {
   fx = makeFixture();
 });
 afterAll(() => fx.remove());
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } },
-    out: () => out.join(''),
-    err: () => err.join(''),
-  };
-}
 
 describe('sprint serve --h2 arguments', () => {
   test('--h2 alone: HTTP/2 on 8443', () => {
@@ -49,20 +40,20 @@ describe('sprint serve --h2 arguments', () => {
     [['--h2', '--cert', 'c.pem'], /--cert and --key go together/],
     [['--cert', 'c.pem', '--key', 'k.pem'], /need --h2/],
   ])('%j → exit 2 with a clear message', async (argv, message) => {
-    const c = capture();
+    const c = captureIo();
     expect(await main(argv, c.io)).toBe(2);
     expect(c.err()).toMatch(message);
   });
 
   test('--help documents --h2', async () => {
-    const c = capture();
+    const c = captureIo();
     expect(await main(['--help'], c.io)).toBe(0);
     expect(c.out()).toMatch(/--h2 .*HTTP\/2/);
     expect(c.out()).toMatch(/--ignore-certificate-errors-spki-list/);
   });
 
   test('unreadable --cert is exit 2 naming the file', async () => {
-    const c = capture();
+    const c = captureIo();
     expect(await main(['--h2', '--port', '0', '--cert', path.join(fx.root, 'nope.pem'), '--key', path.join(fx.root, 'nope.key')], c.io)).toBe(2);
     expect(c.err()).toMatch(/--cert .*nope\.pem/);
   });
@@ -70,7 +61,7 @@ describe('sprint serve --h2 arguments', () => {
 
 /** Runs `sprint serve` with argv until the URL is printed; returns its stdout lines and a stop function. */
 async function run(argv: string[]): Promise<{ lines: string[]; stop: () => Promise<number>; err: () => string }> {
-  const c = capture();
+  const c = captureIo();
   const stop = new AbortController();
   const done = main(argv, c.io, stop.signal);
   const deadline = Date.now() + 15000;

@@ -5,22 +5,13 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { main, parseServeArgs } from '../../../demo/server/cli';
 import { fetchRaw, makeFixture, request, type Fixture } from './helpers';
+import { captureIo } from '../capture-io';
 
 let fx: Fixture;
 beforeAll(() => {
   fx = makeFixture();
 });
 afterAll(() => fx.remove());
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } },
-    out: () => out.join(''),
-    err: () => err.join(''),
-  };
-}
 
 describe('sprint serve arguments', () => {
   test('defaults', () => {
@@ -55,13 +46,13 @@ describe('sprint serve arguments', () => {
     [['--delay', '50'], /--delay.*no unit/],
     [['--max-requests-per-connection', '0'], /--max-requests-per-connection/],
   ])('%j → exit 2 with a clear message', async (argv, message) => {
-    const c = capture();
+    const c = captureIo();
     expect(await main(argv, c.io)).toBe(2);
     expect(c.err()).toMatch(message);
   });
 
   test('--help prints usage', async () => {
-    const c = capture();
+    const c = captureIo();
     expect(await main(['--help'], c.io)).toBe(0);
     expect(c.out()).toMatch(/Usage: sprint serve/);
   });
@@ -70,7 +61,7 @@ describe('sprint serve arguments', () => {
 describe('sprint serve run', () => {
   test('prints the URL, serves, closes on stop and flushes the log', async () => {
     const log = path.join(fx.root, 'cli.jsonl');
-    const c = capture();
+    const c = captureIo();
     const stop = new AbortController();
     const run = main(
       ['--port', '0', '--media', fx.mediaDir, '--page', fx.pageDir, '--dist', fx.distDir, '--log', log, '--no-cors'],
@@ -95,14 +86,14 @@ describe('sprint serve run', () => {
   });
 
   test('a port in use is reported, exit 1', async () => {
-    const first = capture();
+    const first = captureIo();
     const stop = new AbortController();
     const run = main(['--port', '0', '--media', fx.mediaDir, '--page', fx.pageDir, '--dist', fx.distDir], first.io, stop.signal);
     try {
       const deadline = Date.now() + 10000;
       while (!first.out().includes('\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       const port = new URL(first.out().split('\n')[0] as string).port;
-      const second = capture();
+      const second = captureIo();
       expect(await main(['--port', port, '--media', fx.mediaDir], second.io)).toBe(1);
       expect(second.err()).toMatch(/cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/);
     } finally {

@@ -5,18 +5,13 @@
 // requests as concurrent streams of one HTTP/2 connection (its access log
 // shows one connection and HTTP/2.0), with the certificate made per run.
 
-import { spawn, type ChildProcess } from 'child_process';
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as http2 from 'http2';
-import * as net from 'net';
-import * as os from 'os';
 import * as path from 'path';
-import { DEFAULT_NGINX, nginxConfig } from '../../../demo/server/nginx-origin';
+import { nginxConfig } from '../../../demo/server/nginx-origin';
 import { makeSelfSignedCert, type TlsIdentity } from '../../../demo/server/tls-cert';
-
-const root = path.join(__dirname, '..', '..', '..');
-const cli = path.join(root, 'dist', 'demo', 'server', 'nginx-origin.js');
-const haveNginx = fs.existsSync(DEFAULT_NGINX);
+import { HAVE_NGINX as haveNginx, NGINX_CLI as cli, startNginxCli, type NginxCliOrigin } from './nginx-cli-fixture';
 
 describe('nginxConfig with tls', () => {
   const base = { host: '10.201.1.2', port: 8001, prefix: '/tmp/p', mediaDir: '/m', pageDir: '/pg', distDir: '/d/', logPath: '/tmp/a.log' };
@@ -60,63 +55,25 @@ describe('nginx-origin --h2 arguments', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.once('error', reject);
-  });
-}
-
 (haveNginx ? describe : describe.skip)('nginx --h2 on loopback', () => {
-  let dir: string;
-  let child: ChildProcess;
+  let origin: NginxCliOrigin;
   let port: number;
   let file: Buffer;
   let id: TlsIdentity;
-  const logPath = (): string => path.join(dir, 'access.jsonl');
 
   beforeAll(async () => {
-    if (!fs.existsSync(cli)) throw new Error(`${cli} is not built: run npm run build:node`);
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprint-nginx-h2-test-'));
-    for (const d of ['media', 'page', 'dist']) fs.mkdirSync(path.join(dir, d));
-    file = Buffer.alloc(300_000);
-    for (let i = 0; i < file.length; i += 1) file[i] = (i * 31 + 3) % 253;
-    fs.writeFileSync(path.join(dir, 'media', 'rep.mp4'), file);
-    fs.writeFileSync(path.join(dir, 'page', 'index.html'), '<!doctype html><title>t</title>');
     id = makeSelfSignedCert({ hosts: ['127.0.0.1'] });
-    fs.writeFileSync(path.join(dir, 'cert.pem'), id.cert);
-    fs.writeFileSync(path.join(dir, 'key.pem'), id.key, { mode: 0o600 });
-    port = await freePort();
-    child = spawn(
-      process.execPath,
-      [cli, '--port', String(port), '--log', logPath(), '--media', path.join(dir, 'media'), '--page', path.join(dir, 'page'), '--dist', path.join(dir, 'dist'),
-        '--h2', '--cert', path.join(dir, 'cert.pem'), '--key', path.join(dir, 'key.pem')],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let err = '';
-    child.stderr?.on('data', (b: Buffer) => (err += b.toString()));
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`nginx origin not ready: ${err}`)), 10_000);
-      child.stdout?.once('data', (b: Buffer) => {
-        clearTimeout(timer);
-        resolve(b.toString().trim());
-      });
-      child.once('exit', (code) => reject(new Error(`nginx origin exited ${code}: ${err}`)));
+    origin = await startNginxCli('nginx-h2', (dir) => {
+      fs.writeFileSync(path.join(dir, 'cert.pem'), id.cert);
+      fs.writeFileSync(path.join(dir, 'key.pem'), id.key, { mode: 0o600 });
+      return ['--h2', '--cert', path.join(dir, 'cert.pem'), '--key', path.join(dir, 'key.pem')];
     });
-    expect(url).toBe(`https://127.0.0.1:${port}/`);
+    ({ port, file } = origin);
+    expect(origin.url).toBe(`https://127.0.0.1:${port}/`);
   });
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    await origin?.stop();
   });
 
   it('answers Range requests as concurrent streams of one HTTP/2 connection, with CORS and Timing-Allow-Origin', async () => {
@@ -153,7 +110,7 @@ async function freePort(): Promise<number> {
     const deadline = Date.now() + 10_000;
     let lines: Array<{ conn: number; version: string; status: number }> = [];
     while (Date.now() < deadline) {
-      lines = fs.existsSync(logPath()) ? fs.readFileSync(logPath(), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+      lines = origin.records() as typeof lines;
       if (lines.length >= 3) break;
       await new Promise((r) => setTimeout(r, 50));
     }

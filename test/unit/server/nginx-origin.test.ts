@@ -5,18 +5,14 @@
 // three Range requests pipelined on one connection answered in order (the
 // access log shows them on one connection), then a clean stop.
 
-import { spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';
 import * as os from 'os';
-import * as path from 'path';
 import { DEFAULT_NGINX, nginxConfig } from '../../../demo/server/nginx-origin';
 import { ResponseParser, type ResponseHead } from '../../../src/http/response-parser';
 import { serializeRequest } from '../../../src/http/request';
 
-const root = path.join(__dirname, '..', '..', '..');
-const cli = path.join(root, 'dist', 'demo', 'server', 'nginx-origin.js');
-const haveNginx = fs.existsSync(DEFAULT_NGINX);
+import { HAVE_NGINX as haveNginx, startNginxCli, type NginxCliOrigin } from './nginx-cli-fixture';
 
 describe('nginxConfig', () => {
   const base = { host: '10.201.1.2', port: 8001, prefix: '/tmp/p', mediaDir: '/m', pageDir: '/pg', distDir: '/d/', logPath: '/tmp/a.log' };
@@ -44,17 +40,6 @@ describe('nginxConfig', () => {
     expect(() => nginxConfig({ ...base, host })).toThrow(/host must be an IP address/);
   });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.once('error', reject);
-  });
-}
 
 interface Answer {
   head: ResponseHead;
@@ -93,44 +78,18 @@ async function pipelined(port: number, requests: Uint8Array[], count: number): P
 }
 
 (haveNginx ? describe : describe.skip)('nginx origin on loopback', () => {
-  let dir: string;
-  let child: ChildProcess;
+  let origin: NginxCliOrigin;
   let port: number;
   let file: Buffer;
-  const logPath = (): string => path.join(dir, 'access.jsonl');
 
   beforeAll(async () => {
-    if (!fs.existsSync(cli)) throw new Error(`${cli} is not built: run npm run build:node`);
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprint-nginx-test-'));
-    for (const d of ['media', 'page', 'dist']) fs.mkdirSync(path.join(dir, d));
-    file = Buffer.alloc(300_000);
-    for (let i = 0; i < file.length; i += 1) file[i] = (i * 31 + 3) % 253;
-    fs.writeFileSync(path.join(dir, 'media', 'rep.mp4'), file);
-    fs.writeFileSync(path.join(dir, 'page', 'index.html'), '<!doctype html><title>t</title>');
-    port = await freePort();
-    child = spawn(process.execPath, [cli, '--port', String(port), '--log', logPath(), '--media', path.join(dir, 'media'), '--page', path.join(dir, 'page'), '--dist', path.join(dir, 'dist')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    child.stderr?.on('data', (b: Buffer) => (err += b.toString()));
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`nginx origin not ready: ${err}`)), 10_000);
-      child.stdout?.once('data', (b: Buffer) => {
-        clearTimeout(timer);
-        resolve(b.toString().trim());
-      });
-      child.once('exit', (code) => reject(new Error(`nginx origin exited ${code}: ${err}`)));
-    });
-    expect(url).toBe(`http://127.0.0.1:${port}/`);
+    origin = await startNginxCli('nginx');
+    ({ port, file } = origin);
+    expect(origin.url).toBe(`http://127.0.0.1:${port}/`);
   });
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    await origin?.stop();
   });
 
   const get = (target: string, range?: { start: number; end: number }): Uint8Array =>
@@ -171,12 +130,7 @@ async function pipelined(port: number, requests: Uint8Array[], count: number): P
     // nginx writes the log line when a response is done; give it a moment.
     let lines: Array<{ conn: number; seq: number; range: string }> = [];
     for (let i = 0; i < 50 && lines.length < 3; i += 1) {
-      lines = fs
-        .readFileSync(logPath(), 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l))
-        .filter((l) => l.url === '/media/rep.mp4' && l.range !== 'bytes=1000-1999');
+      lines = (origin.records() as typeof lines).filter((l) => (l as unknown as { url: string }).url === '/media/rep.mp4' && l.range !== 'bytes=1000-1999');
       if (lines.length < 3) await new Promise((r) => setTimeout(r, 100));
     }
     expect(lines.map((l) => l.range)).toEqual(['bytes=0-99999', 'bytes=100000-199999', 'bytes=200000-299999']);
@@ -186,8 +140,8 @@ async function pipelined(port: number, requests: Uint8Array[], count: number): P
 
   it('stops on SIGTERM and removes its private files', async () => {
     const before = fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('sprint-nginx-') && !n.startsWith('sprint-nginx-test-'));
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    child.kill('SIGTERM');
+    const exited = new Promise<number | null>((r) => origin.child.once('exit', (code) => r(code)));
+    origin.child.kill('SIGTERM');
     expect(await exited).toBe(0);
     const after = fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('sprint-nginx-') && !n.startsWith('sprint-nginx-test-'));
     expect(after.length).toBeLessThan(before.length);
