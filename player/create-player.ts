@@ -83,7 +83,7 @@ export class SprintPlayer {
       throw new RangeError(`Sprint.createPlayer: sprintxMaxRangeSec must be a number of seconds > 0, got ${String(sprintxMaxRangeSec)}`);
     }
 
-    const base: Omit<DataPlaneContext, 'stats'> = { dash: this.dash, dashjs, manifestUrl: absoluteManifest, log, epsilon, chunkBytes, minimumTrain, sprintxSwitch, sprintxSafetySec, sprintxMaxRangeSec };
+    const base: Omit<DataPlaneContext, 'stats'> = { dash: this.dash, dashjs, manifestUrl: absoluteManifest, log, epsilon, chunkBytes, minimumTrain, sprintxSwitch, sprintxSafetySec, sprintxMaxRangeSec, pageDashSettings: options.dashSettings };
     if (options.sprintTransport !== undefined && !['auto', 'extension', 'fetch'].includes(options.sprintTransport)) {
       throw new RangeError(`Sprint.createPlayer: sprintTransport must be "auto", "extension" or "fetch", got ${JSON.stringify(options.sprintTransport)}`);
     }
@@ -113,6 +113,7 @@ export class SprintPlayer {
       samples: this.monitor.series(),
       estimates: { ...this.recorder.estimates },
       counters: { ...this.recorder.counters },
+      warnings: [...this.recorder.warnings],
     };
   }
 

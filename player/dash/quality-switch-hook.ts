@@ -140,3 +140,8 @@ export function installQualitySwitchHook(dash: MediaPlayerClass, hooks: QualityS
     true,
   );
 }
+
+/** The page turned dash.js's automatic switching off for `type`: its switches are made by hand. */
+export function switchesByHand(dash: MediaPlayerClass, type: 'video' | 'audio'): boolean {
+  return dash.getSettings().streaming?.abr?.autoSwitchBitrate?.[type] === false;
+}

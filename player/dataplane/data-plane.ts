@@ -39,6 +39,8 @@ export interface DataPlaneContext {
   sprintxSafetySec?: number;
   /** Sprint-x: the most media time one expanded request covers, seconds (src/sprintx/range-plan.ts). */
   sprintxMaxRangeSec: number;
+  /** The page's own `dashSettings` (a mode that must override one of them says so: player/dash/train-settings.ts). */
+  pageDashSettings?: unknown;
 }
 
 export interface DataPlane {

@@ -51,6 +51,8 @@ import { announceFallback } from '../dataplane/fallback';
 import { nowMs } from '../dataplane/clock';
 import { bufferLength } from '../dash/buffer-level';
 import { installLoaderHook } from '../dash/loader-hook';
+import { BYTES_APPENDED_END_FRAGMENT, FRAGMENT_LOADING_STARTED, onCoreEvent, onQuotaExceeded } from '../dash/core-events';
+import { applyTrainSettings } from '../dash/train-settings';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler, WireTiming } from '../dash/loader-types';
 import { installSchedulerHook, type SchedulerHandle } from '../dash/scheduler-hook';
 import { EstimateHub } from '../estimates/estimate-hub';
@@ -155,14 +157,16 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.trainBreak = true;
   };
   /** The browser refused a video append for lack of buffer space: trains stop going past dash.js's target. */
-  private readonly onQuotaExceeded = (e: { mediaType?: string }): void => {
-    if (!this.ctx || e.mediaType !== TRAIN_MEDIA_TYPE || this.quotaExceeded) return;
+  private readonly onQuotaExceeded = (mediaType: string | undefined): void => {
+    if (!this.ctx || mediaType !== TRAIN_MEDIA_TYPE || this.quotaExceeded) return;
     this.quotaExceeded = true;
     this.state(TRAIN_MEDIA_TYPE).policy.minimumTrain = false;
     this.ctx.stats.count('sprint.quotaExceeded');
     this.ctx.log.warn('the browser\'s media buffer is full (quota exceeded): trains no longer go past dash.js\'s buffer target');
   };
   private quotaExceeded = false;
+  private unsubscribeQuota: (() => void) | null = null;
+  private readonly unsubscribeCore: Array<() => void> = [];
   private stallTimer: ReturnType<typeof setTimeout> | null = null;
   /** Media types with a maybeRetick already queued (bytes arriving ask often; one check per turn is enough). */
   private readonly retickPending = new Set<string>();
@@ -192,13 +196,11 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   install(ctx: DataPlaneContext): void {
     this.ctx = ctx;
-    // dash.js's fast switch and request abandonment abort every request of a
-    // type at once (see dashjs-integration.md); with a train in flight that
-    // would throw away loaded segments. A quality switch keeps the window
-    // full instead (quality-switch-hook.ts), or waits for in-order completions.
-    ctx.dash.updateSettings({
-      streaming: { buffer: { fastSwitchEnabled: false }, abr: { rules: { abandonRequestsRule: { active: false } } } },
-    } as never);
+    // Fast switch and request abandonment off, visibly (train-settings.ts).
+    for (const change of applyTrainSettings(ctx.dash, ctx.pageDashSettings)) {
+      ctx.stats.warn(change);
+      ctx.log.warn(change);
+    }
     installLoaderHook(ctx.dash, this);
     this.scheduler = installSchedulerHook(ctx.dash, {
       mayIssue: (type) => this.mayIssue(type),
@@ -211,12 +213,10 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         },
       },
     });
-    ctx.dash.on('bytesAppendedEndFragment', this.onAppended);
-    ctx.dash.on('fragmentLoadingStarted', this.onLoadingStarted);
+    this.unsubscribeCore.push(onCoreEvent(ctx.dash, BYTES_APPENDED_END_FRAGMENT, this.onAppended), onCoreEvent(ctx.dash, FRAGMENT_LOADING_STARTED, this.onLoadingStarted));
     this.dashLoads.install(ctx);
     ctx.dash.on(ctx.dashjs.MediaPlayer.events.PLAYBACK_SEEKING, this.onSeeking);
-    // A core event (not in MediaPlayer.events); MediaPlayer.on reaches the same bus.
-    ctx.dash.on('quotaExceeded' as never, this.onQuotaExceeded);
+    this.unsubscribeQuota = onQuotaExceeded(ctx.dash, this.onQuotaExceeded);
     this.estimates.install(ctx);
     this.watchdog = setInterval(() => this.checkAppendWatchdog(), 500);
     ctx.stats.estimates.transport = this.transport.name;
@@ -230,6 +230,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.estimates.destroy();
     this.scheduler?.dispose();
     this.unsubscribeUnavailable?.();
+    this.unsubscribeQuota?.();
+    for (const off of this.unsubscribeCore.splice(0)) off();
     if (this.pathTimer !== null) clearInterval(this.pathTimer);
     if (this.watchdog !== null) clearInterval(this.watchdog);
     for (const t of this.types.values()) for (const e of t.queue) e.ticket?.cancel();
@@ -238,10 +240,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (this.stallTimer !== null) clearTimeout(this.stallTimer);
     this.dashLoads.destroy();
     if (this.ctx) {
-      this.ctx.dash.off('bytesAppendedEndFragment', this.onAppended);
-      this.ctx.dash.off('fragmentLoadingStarted', this.onLoadingStarted);
       this.ctx.dash.off(this.ctx.dashjs.MediaPlayer.events.PLAYBACK_SEEKING, this.onSeeking);
-      this.ctx.dash.off('quotaExceeded' as never, this.onQuotaExceeded);
     }
     this.ctx = null;
   }

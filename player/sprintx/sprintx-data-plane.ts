@@ -35,8 +35,9 @@ import { DashFragmentRecorder, recordAnsweredSegment } from '../dataplane/segmen
 import { announceFallback } from '../dataplane/fallback';
 import { nowMs } from '../dataplane/clock';
 import { installLoaderHook } from '../dash/loader-hook';
-import { installQualitySwitchHook, type QualityChangeEventLike } from '../dash/quality-switch-hook';
+import { installQualitySwitchHook, switchesByHand, type QualityChangeEventLike } from '../dash/quality-switch-hook';
 import { bufferLength } from '../dash/buffer-level';
+import { segmentMediaRanges } from '../dash/representation-segments';
 import { decideSwitch, DEFAULT_SAFETY_SEGMENTS } from '../../src/sprintx/switch-policy';
 import { SwitchHolds } from './switch-holds';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler } from '../dash/loader-types';
@@ -45,11 +46,6 @@ import { ExpandedStream, type PendingSegment } from './expanded-stream';
 
 /** Consecutive failed transfers (no segment delivered) before falling back to stock. */
 const MAX_CONSECUTIVE_FAILURES = 3;
-
-interface SegmentLike {
-  mediaRange?: string;
-  index?: number;
-}
 
 export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
   readonly mode = 'sprint-x' as const;
@@ -118,7 +114,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     const ctx = this.ctx;
     const holds = this.holds;
     if (!ctx || !holds || type !== 'video' || this.degraded !== null) return false;
-    if (ctx.dash.getSettings().streaming?.abr?.autoSwitchBitrate?.video === false) return false;
+    if (switchesByHand(ctx.dash, 'video')) return false;
     const stream = this.streams.get(type) ?? null;
     const onOld = stream !== null && stream.representationId === (e.oldRepresentation?.id ?? null);
     const decision = decideSwitch({
@@ -144,12 +140,12 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
 
   /** Byte ranges of every segment of the request's representation, or null if unknown. */
   private segmentsOf(req: LoaderRequest): ByteRange[] | null {
-    const rep = req.customData.request?.representation as { id?: string; segments?: SegmentLike[] } | null | undefined;
+    const rep = req.customData.request?.representation;
     if (!rep) return null;
-    const fromDash = rep.segments;
-    if (Array.isArray(fromDash) && fromDash.length > 1 && fromDash.every((s) => typeof s?.mediaRange === 'string')) {
+    const fromDash = segmentMediaRanges(rep);
+    if (fromDash) {
       try {
-        return fromDash.map((s) => parseRange(s.mediaRange as string));
+        return fromDash.map(parseRange);
       } catch {
         return null;
       }

@@ -16,6 +16,8 @@ export class StatsRecorder {
   readonly deferredSwitches = new BoundedLog<DeferredSwitchRecord>(MAX_RECORDS);
   readonly rescues = new BoundedLog<RescueRecord>(MAX_RECORDS);
   readonly counters: Record<string, number> = {};
+  /** See SprintStats.warnings; a handful at most, so not bounded. */
+  readonly warnings: string[] = [];
   estimates: EstimateStats = {
     rttSec: null,
     rttSamples: 0,
@@ -55,6 +57,11 @@ export class StatsRecorder {
   /** Records a rescue; the same object is completed when the lower rung is chosen. */
   addRescue(record: RescueRecord): void {
     this.rescues.push(record);
+  }
+
+  /** Something the page should know the player did (stats().warnings). */
+  warn(message: string): void {
+    if (!this.warnings.includes(message)) this.warnings.push(message);
   }
 
   get droppedRecords(): number {

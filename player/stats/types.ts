@@ -222,4 +222,10 @@ export interface SprintStats {
   estimates: EstimateStats;
   /** Data-plane counters (cancellations, wasted bytes, fallbacks...). */
   counters: Record<string, number>;
+  /**
+   * What the player changed that the page may not expect, in words: dash.js
+   * settings a mode needs and set over the page's or dash.js's own value
+   * (player/dash/train-settings.ts). Empty when nothing was.
+   */
+  warnings: string[];
 }

@@ -184,3 +184,25 @@ describe('dash.js Resource Timing throughput (why the player turns it off: playe
     expect(add).toMatch(/if \(resources\[i\]\.name === httpRequest\.url\) \{\s*resource = resources\[i\];\s*break;/);
   });
 });
+
+describe('dash.js internals reached through the adapters in player/dash/ (core-events.ts, representation-segments.ts, train-settings.ts)', () => {
+  it("a buffer quota error is the core event 'quotaExceeded', triggered by the BufferController with the media type", () => {
+    expect(bundle).toContain("this.QUOTA_EXCEEDED = 'quotaExceeded'");
+    expect(section('function _handleAppendedError(e) {', 900)).toMatch(/_triggerEvent\([^;]*QUOTA_EXCEEDED/);
+    const bc = section('function BufferController(config) {', 60000);
+    expect(bc).toMatch(/function _triggerEvent\(eventType, data\) \{[\s\S]{0,200}mediaType: type/);
+  });
+
+  it("a byte-range representation's index becomes Representation.segments, each with its mediaRange", () => {
+    const seg = section('function _onSegmentDataUpdated(representation, e) {', 1500);
+    expect(seg).toMatch(/mediaRange: s\.mediaRange/);
+    expect(seg).toMatch(/representation\.segments = segments;/);
+    expect(bundle).toMatch(/segment\.mediaRange = start \+ '-' \+ end;/);
+  });
+
+  it('the settings trains turn off exist where train-settings.ts sets them', () => {
+    const defaults = section('fastSwitchEnabled: null,', 30);
+    expect(defaults).toContain('fastSwitchEnabled: null');
+    expect(section('abandonRequestsRule: {\n            active: true,', 60)).toContain('active: true');
+  });
+});
