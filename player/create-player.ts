@@ -17,6 +17,7 @@ import type { DataPlane, DataPlaneContext } from './dataplane/data-plane';
 import { resolveMode, type ModeProvider } from './dataplane/resolve-mode';
 import { modeProviders } from './dataplane/providers';
 import { applyAbrPreset, parseAbrPreset } from './abr/presets';
+import { SPRINT_EVENT_NAMES, type SprintEventListener, type SprintEventName } from './stats/events';
 import { installRescue } from './abr/rescue';
 import { DEFAULT_MAX_RANGE_SEC, parseSwitchPolicy, type SprintXSwitchPolicy } from '../src/sprintx/switch-policy';
 
@@ -62,7 +63,7 @@ export class SprintPlayer {
       throw new RangeError(`Sprint.createPlayer: sprintxSafetySec must be a number of seconds >= 0, got ${String(sprintxSafetySec)}`);
     }
 
-    this.recorder = new StatsRecorder(requested);
+    this.recorder = new StatsRecorder(requested, (name, e) => log.error(`a '${name}' event listener threw: ${(e as Error)?.message ?? String(e)}`));
     this.dash = dashjs.MediaPlayer().create();
     this.dash.initialize(video, undefined, options.autoPlay ?? true);
     applyPlayerDefaults(this.dash); // before the page's settings, which win
@@ -90,12 +91,29 @@ export class SprintPlayer {
     this.ready = resolveMode(requested, providers ?? modeProviders(options.sprintTransport), base).then(({ plane, reason }) => {
       if (this.destroyed) return plane.mode;
       this.plane = plane;
-      this.recorder.setMode(plane.mode, reason);
+      this.recorder.resolveMode(plane.mode, reason);
       log.info(`data plane: ${plane.mode} (${reason})`);
       plane.install({ ...base, stats: this.recorder });
       this.dash.attachSource(absoluteManifest);
       return plane.mode;
     });
+  }
+
+  /**
+   * Subscribes to a player event (player/stats/events.ts: modeResolved,
+   * fallback, transferEnd, trainEnd, estimates, deferredSwitch, rescue,
+   * warning). Subscribe right after createPlayer to hear `modeResolved`.
+   */
+  on<K extends SprintEventName>(name: K, listener: SprintEventListener<K>): this {
+    if (!SPRINT_EVENT_NAMES.includes(name)) throw new RangeError(`SprintPlayer.on: unknown event ${JSON.stringify(name)}; one of ${SPRINT_EVENT_NAMES.join(', ')}`);
+    if (typeof listener !== 'function') throw new TypeError('SprintPlayer.on: listener must be a function');
+    this.recorder.events.on(name, listener);
+    return this;
+  }
+
+  off<K extends SprintEventName>(name: K, listener: SprintEventListener<K>): this {
+    this.recorder.events.off(name, listener);
+    return this;
   }
 
   stats(): SprintStats {
@@ -121,6 +139,7 @@ export class SprintPlayer {
     if (this.destroyed) return;
     this.destroyed = true;
     this.plane?.destroy();
+    this.recorder.events.clear();
     this.monitor.destroy();
     this.dash.destroy();
   }

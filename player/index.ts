@@ -12,4 +12,5 @@ import { MODES } from './options';
 export const version = '0.1.0';
 export { createPlayer, SprintPlayer, MODES, dashjs };
 export type { SprintPlayerOptions, RequestedMode, DataPlaneMode } from './options';
-export type { SprintStats } from './stats/types';
+export type { SprintStats, TransferRecord, TrainRecord, SegmentRecord, EstimateStats, DeferredSwitchRecord, RescueRecord } from './stats/types';
+export type { SprintEventMap, SprintEventName, SprintEventListener } from './stats/events';

@@ -2,7 +2,9 @@
  * Demo page controller: reads the query parameters, creates a Sprint player
  * on the demo content and keeps a small overlay with the live bitrate,
  * buffer, throughput and data plane mode. Exposes the player as
- * `window.sprintPlayer` so tests and curious users can read `stats()`.
+ * `window.sprintPlayer` so tests and curious users can read `stats()`, and
+ * subscribes to every player event (counted in `window.sprintEvents`, the
+ * latest few shown under the overlay): what a site embedding the player does.
  */
 import type { SprintPlayer } from '../../player/create-player';
 import type * as SprintApi from '../../player/index';
@@ -11,6 +13,8 @@ declare global {
   interface Window {
     Sprint: typeof SprintApi;
     sprintPlayer?: SprintPlayer;
+    /** Player events heard since the page loaded: a count per event and the last few, newest last. */
+    sprintEvents?: { counts: Record<string, number>; last: Array<{ name: string; atMs: number; text: string }> };
   }
 }
 
@@ -101,6 +105,39 @@ function dashSettings(target: number | undefined, timeoutMs: number | undefined,
   return { streaming } as SprintApi.SprintPlayerOptions['dashSettings'];
 }
 
+/** One line of text for an event (the demo shows the last few). */
+function describeEvent(name: SprintApi.SprintEventName, e: SprintApi.SprintEventMap[SprintApi.SprintEventName]): string {
+  const r = e as unknown as Record<string, unknown>;
+  switch (name) {
+    case 'modeResolved':
+    case 'fallback':
+      return `${String(r['mode'] ?? r['from'])}: ${String(r['reason'])}`;
+    case 'transferEnd':
+      return `#${String(r['id'])} ${String(r['via'])} ${(Number(r['bytes']) / 1e6).toFixed(2)} MB${r['cancelled'] ? ' cancelled' : ''}${r['error'] ? ` error ${String(r['error'])}` : ''}`;
+    case 'trainEnd':
+      return `train #${String(r['id'])} ${(Number(r['completedBytes']) / 1e6).toFixed(2)} MB in ${String(r['requests'])} requests`;
+    case 'estimates':
+      return `rtt ${r['rttSec'] == null ? '–' : `${(Number(r['rttSec']) * 1000).toFixed(0)} ms`}, bandwidth ${mbit(r['bandwidthBitsPerSec'] as number | null)}`;
+    case 'warning':
+      return String(r['message']);
+    default:
+      return JSON.stringify(e).slice(0, 160);
+  }
+}
+
+function listenToEvents(player: SprintPlayer): void {
+  const log = { counts: {} as Record<string, number>, last: [] as Array<{ name: string; atMs: number; text: string }> };
+  window.sprintEvents = log;
+  const names: SprintApi.SprintEventName[] = ['modeResolved', 'fallback', 'transferEnd', 'trainEnd', 'estimates', 'deferredSwitch', 'rescue', 'warning'];
+  for (const name of names) {
+    player.on(name, (e) => {
+      log.counts[name] = (log.counts[name] ?? 0) + 1;
+      log.last.push({ name, atMs: Date.now(), text: describeEvent(name, e) });
+      if (log.last.length > 8) log.last.shift();
+    });
+  }
+}
+
 function start(): void {
   renderLinks();
   const video = el<HTMLVideoElement>('video');
@@ -126,6 +163,7 @@ function start(): void {
     throw e;
   }
   window.sprintPlayer = player;
+  listenToEvents(player);
   const render = (): void => {
     const s = player.stats();
     const p = s.playback;
@@ -138,7 +176,8 @@ function start(): void {
       `rebuffers  ${p.rebufferCount} (${(p.rebufferMs / 1000).toFixed(1)} s)   switches ${p.bitrateSwitches}${s.deferredSwitches.length ? ` (${s.deferredSwitches.length} held)` : ''}`,
       `time       ${p.currentTimeSec.toFixed(1)} s`,
     ].join('\n');
-    reason.textContent = `data plane: ${s.modeReason}`;
+    const heard = window.sprintEvents?.last.filter((x) => x.name !== 'estimates').slice(-3) ?? [];
+    reason.textContent = [`data plane: ${s.modeReason}`, ...heard.map((x) => `${x.name}: ${x.text}`)].join('\n');
   };
   setInterval(render, 500);
   render();

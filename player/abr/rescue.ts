@@ -198,6 +198,7 @@ export class SegmentRescue {
     record.toRepresentationId = to.id;
     record.toBandwidth = to.bandwidth;
     record.appliedMs = Date.now();
+    this.stats.applyRescue(record);
     this.log.info(`rescue: ${mediaType} segment ${record.index} asked again at ${(to.bandwidth / 1e6).toFixed(2)} Mbit/s (buffer ${bufferSec.toFixed(1)} s)`);
     return to;
   }

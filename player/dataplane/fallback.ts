@@ -7,7 +7,7 @@
 import type { DataPlaneContext } from './data-plane';
 
 export function announceFallback(ctx: DataPlaneContext, from: 'sprint' | 'sprint-x', reason: string): void {
-  ctx.stats.setMode('stock', `fell back from ${from} during playback: ${reason}`);
+  ctx.stats.fallBack(from, reason);
   ctx.stats.count(`${from === 'sprint' ? 'sprint' : 'sprintx'}.fallbacks`);
   ctx.log.warn(`falling back to stock loading: ${reason}`);
 }

@@ -12,7 +12,7 @@
 import type { DataPlaneContext } from './data-plane';
 import { isSegmentRequest, timeMs, type DashFragmentRequestLike, INIT_SEGMENT_TYPE } from './dash-request';
 import type { StatsRecorder } from '../stats/recorder';
-import type { SegmentKind, SegmentRecord } from '../stats/types';
+import type { SegmentKind, SegmentRecord, TransferRecord } from '../stats/types';
 
 interface FragmentEvent {
   request?: DashFragmentRequestLike;
@@ -30,7 +30,7 @@ export function recordDashFragment(stats: StatsRecorder, req: DashFragmentReques
   const status = aborted ? 'aborted' : error ? 'error' : 'ok';
   const transferId = stats.allocateTransferId();
   const wireMs = firstByte !== null ? end - firstByte : end - start;
-  stats.addTransfer({
+  const transfer: TransferRecord = {
     id: transferId,
     via: 'stock',
     url: req.url ?? '',
@@ -48,7 +48,9 @@ export function recordDashFragment(stats: StatsRecorder, req: DashFragmentReques
     cancelled: aborted,
     wastedBytes: status === 'ok' ? 0 : bytes,
     error: error ? String((error as { message?: string }).message ?? error) : null,
-  });
+  };
+  stats.addTransfer(transfer);
+  stats.endTransfer(transfer);
   recordAnsweredSegment(stats, req, {
     kind: req.type === INIT_SEGMENT_TYPE ? 'init' : 'media',
     url: req.url ?? '',

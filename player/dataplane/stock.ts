@@ -23,6 +23,7 @@ export class StockDataPlane implements DataPlane {
     est.bandwidthBitsPerSec = this.bandwidth.estimateBitsPerSec() ?? null;
     est.bandwidthSamples = this.bandwidth.sampleCount;
     est.source = 'dash.js loads, request to last byte';
+    ctx.stats.publishEstimates();
   });
 
   install(ctx: DataPlaneContext): void {

@@ -134,6 +134,7 @@ export class EstimateHub {
     e.bandwidthSamples = this.bandwidth.sampleCount;
     e.chunkBytes = this.chunkBytes();
     e.source = `rtt: ${this.tcpRtt.sampleCount > 0 ? 'tcp-info of the media connection' : 'range probes'}; bandwidth: ${this.options.bandwidthSource}`;
+    ctx.stats.publishEstimates();
     this.options.onChange?.();
   }
 }

@@ -579,6 +579,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const endMs = entry.lastByteMs ?? atMs;
     const wireSec = (endMs - wireStart) / 1000;
     if (wireSec > 0 && entry.bytes > 0) entry.record.throughputBitsPerSec = (entry.bytes * 8) / wireSec;
+    this.ctx?.stats.endTransfer(entry.record);
     this.sampleBandwidth(t, entry, endMs);
     if (entry.train) entry.train.completedBytes += entry.bytes;
     this.policyCompleted(t, entry, entry.bytes, atMs);
@@ -629,6 +630,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     train.endMs = atMs;
     const sec = (atMs - train.startMs) / 1000;
     train.throughputBitsPerSec = sec > 0 ? (train.completedBytes * 8) / sec : null;
+    this.ctx?.stats.endTrain(train);
   }
 
   private onError(entry: Entry, reason: string, retryable: boolean): void {
@@ -648,6 +650,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     entry.error = reason;
     entry.record.error = reason;
     entry.record.endMs = nowMs();
+    ctx?.stats.endTransfer(entry.record);
     ctx?.stats.count('sprint.requestErrors');
     this.consecutiveFailures += 1;
     if (this.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) this.degrade(`${this.consecutiveFailures} requests in a row failed (last: ${reason})`);
@@ -665,6 +668,10 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     entry.ticket?.cancel();
     entry.record.cancelled = true;
     entry.record.wastedBytes = entry.bytes;
+    if (wasLoading) {
+      entry.record.endMs ??= nowMs();
+      this.ctx?.stats.endTransfer(entry.record);
+    }
     this.ctx?.stats.count('sprint.abortedByDash');
     this.recordSegment(entry, 'aborted');
     const t = this.state(entry.type);

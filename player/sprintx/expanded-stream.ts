@@ -194,7 +194,8 @@ export class ExpandedStream {
    * running and books the bytes it received but never handed out as wasted.
    */
   discard(reason: string): void {
-    this.cancel(reason);
+    // Booked first: cancelling ends the transfer, and its end is reported.
     this.record.wastedBytes = this.unservedBytes;
+    this.cancel(reason);
   }
 }

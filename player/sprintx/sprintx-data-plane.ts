@@ -248,6 +248,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
 
   private onStreamEnd(s: ExpandedStream): void {
     const ctx = this.ctx;
+    ctx?.stats.endTransfer(s.record);
     if (!ctx || s.record.cancelled) return;
     if (s.failed === null) {
       this.consecutiveFailures = 0;

@@ -84,6 +84,7 @@ export class SwitchHolds {
     h.record.why = why;
     h.record.oldBytesMeanwhile = h.stream.log.receivedBytes - h.receivedAtAsk;
     this.stats.count(`sprintx.switchesHeld.${outcome}`);
+    this.stats.endDeferredSwitch(h.record);
     this.log.info(
       `held switch ${h.record.fromRepresentationId} -> ${h.record.toRepresentationId} ${outcome} (${why}) after ${Math.round(nowMs - h.record.askedMs)} ms, ${h.record.oldBytesMeanwhile} bytes of the old representation meanwhile`,
     );

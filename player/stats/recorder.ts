@@ -1,11 +1,15 @@
 /**
  * The player's stats store: every data plane writes its segment and transfer
  * records, counters and estimates here, and `SprintPlayer.stats()` reads a
- * snapshot. One place, so no data plane can hide what it did.
+ * snapshot. One place, so no data plane can hide what it did. The moments a
+ * page may want to hear of (a transfer or train ended, the estimates
+ * changed, a fallback...) go through it too and reach the page as typed
+ * events (events.ts).
  */
 import type { DataPlaneMode, RequestedMode } from '../options';
 import { BoundedLog } from './bounded-log';
 import type { DeferredSwitchRecord, EstimateStats, RescueRecord, SegmentRecord, TrainRecord, TransferRecord } from './types';
+import { SprintEvents } from './events';
 
 const MAX_RECORDS = 20000;
 
@@ -30,11 +34,55 @@ export class StatsRecorder {
   modeReason = 'resolving';
   private nextTransferId = 1;
 
-  constructor(readonly requestedMode: RequestedMode) {}
+  readonly events: SprintEvents;
+
+  constructor(
+    readonly requestedMode: RequestedMode,
+    onListenerError: (name: string, error: unknown) => void = () => undefined,
+  ) {
+    this.events = new SprintEvents(onListenerError);
+  }
 
   setMode(mode: DataPlaneMode, reason: string): void {
     this.mode = mode;
     this.modeReason = reason;
+  }
+
+  /** The data plane in force from the start. */
+  resolveMode(mode: DataPlaneMode, reason: string): void {
+    this.setMode(mode, reason);
+    this.events.emit('modeResolved', { mode, reason });
+  }
+
+  /** A Sprint mode gave up during playback (player/dataplane/fallback.ts). */
+  fallBack(from: DataPlaneMode, reason: string): void {
+    this.setMode('stock', `fell back from ${from} during playback: ${reason}`);
+    this.events.emit('fallback', { from, to: 'stock', reason });
+  }
+
+  /** A transfer recorded with addTransfer has ended (its record is final). */
+  endTransfer(record: TransferRecord): void {
+    if (this.events.has('transferEnd')) this.events.emit('transferEnd', { ...record });
+  }
+
+  /** A train in `trains` has ended. */
+  endTrain(record: TrainRecord): void {
+    if (this.events.has('trainEnd')) this.events.emit('trainEnd', { ...record, bitrates: [...record.bitrates], rttSamplesSec: [...record.rttSamplesSec] });
+  }
+
+  /** `estimates` were updated. */
+  publishEstimates(): void {
+    if (this.events.has('estimates')) this.events.emit('estimates', { ...this.estimates });
+  }
+
+  /** A deferred switch in `deferredSwitches` took effect, was withdrawn or superseded. */
+  endDeferredSwitch(record: DeferredSwitchRecord): void {
+    if (this.events.has('deferredSwitch')) this.events.emit('deferredSwitch', { ...record });
+  }
+
+  /** A rescue in `rescues` chose its lower rung. */
+  applyRescue(record: RescueRecord): void {
+    if (this.events.has('rescue')) this.events.emit('rescue', { ...record });
   }
 
   count(name: string, by = 1): void {
@@ -61,7 +109,9 @@ export class StatsRecorder {
 
   /** Something the page should know the player did (stats().warnings). */
   warn(message: string): void {
-    if (!this.warnings.includes(message)) this.warnings.push(message);
+    if (this.warnings.includes(message)) return;
+    this.warnings.push(message);
+    this.events.emit('warning', { message });
   }
 
   get droppedRecords(): number {

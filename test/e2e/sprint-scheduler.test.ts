@@ -6,7 +6,7 @@
  * is requested twice and playback advances. Judged from the origin's access
  * log (overlapping requests) and the player's stats.
  */
-import { demoUrl, mediaRecords, startStack, waitForPlayback, type MediaRecord, type Stack } from './support/playback';
+import { demoUrl, heardEvents, mediaRecords, startStack, waitForPlayback, type MediaRecord, type Stack } from './support/playback';
 
 function overlapping(records: MediaRecord[]): number {
   let n = 0;
@@ -94,6 +94,10 @@ describe('the minimum train past dash.js buffer target', () => {
     }
     // Downloading paused between trains: the second began after the first ended.
     expect((trains[1]?.startMs ?? 0) - (trains[0]?.endMs ?? Infinity)).toBeGreaterThan(1000);
+    // The page heard every train end as an event (player.on('trainEnd')), once each.
+    const heard = await heardEvents(stack.page);
+    expect(heard.counts['trainEnd']).toBe(heard.stats.trains.filter((t) => t.endMs !== null).length);
+    expect(heard.counts['trainEnd']).toBeGreaterThanOrEqual(1);
     expect(s.playback.errors).toEqual([]);
   });
 

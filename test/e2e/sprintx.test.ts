@@ -6,7 +6,7 @@
  * content or servers that cannot support Sprint-x fall back to stock with
  * the reason reported. All judged from the origin's access log and stats.
  */
-import { demoUrl, mediaRecords, startStack, stats, waitForPlayback, type Stack } from './support/playback';
+import { demoUrl, heardEvents, mediaRecords, startStack, stats, waitForPlayback, type Stack } from './support/playback';
 import type { AccessRecord } from '../../demo/server/origin';
 
 function rangeBytes(r: AccessRecord): number {
@@ -61,6 +61,14 @@ describe('sprint-x on unchunked content', () => {
     expect(transfers.some((t) => /rep-5/.test(t.url))).toBe(false);
     expect(s.estimates.rttSamples).toBeGreaterThan(0);
     expect(s.estimates.chunkBytes).toBeGreaterThan(0);
+
+    // The page heard it as events too (player.on): the mode once, every
+    // transfer that ended exactly once (expanded and dash.js's own), estimates.
+    const heard = await heardEvents(stack.page);
+    expect(heard.counts['modeResolved']).toBe(1);
+    expect(heard.counts['transferEnd']).toBe(heard.stats.transfers.filter((t) => t.endMs !== null).length);
+    expect(heard.counts['transferEnd']).toBeGreaterThan(ended.length);
+    expect(heard.counts['estimates']).toBeGreaterThan(0);
   });
 });
 

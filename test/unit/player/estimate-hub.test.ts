@@ -109,6 +109,17 @@ describe('EstimateHub with samples (no probes answered)', () => {
     expect(changes).toBeGreaterThanOrEqual(2);
   });
 
+  it("fires the player's 'estimates' event with a copy of what it published", () => {
+    hub = new EstimateHub({ counterPrefix: 'sprint', bandwidthSource: 'test' });
+    const ctx = context(origin.url);
+    const heard: Array<number | null> = [];
+    ctx.stats.events.on('estimates', (e) => void heard.push(e.bandwidthBitsPerSec));
+    hub.install(ctx);
+    hub.addWireSample(1_000_000, 1);
+    expect(heard).toHaveLength(1);
+    expect(heard[0]).toBeCloseTo(8e6, -5);
+  });
+
   it("takes dash.js's own video media loads as samples, nothing else", () => {
     hub = new EstimateHub({ counterPrefix: 'sprint', bandwidthSource: 'test' });
     const ctx = context(origin.url);
