@@ -23,7 +23,7 @@ export interface SprintPlayerOptions {
    * (the buffer-based rule of paper §V-A) or `bw-<percent>` (BW-x of §V-C).
    * Any other rule can be added through `beforeAttach`.
    */
-  abr?: string;
+  abr?: import('./abr/presets').AbrPreset;
   /**
    * How Sprint's trains travel. Default: the Sprint extension's sockets
    * (HTTP/1.1 pipelining on connections Sprint controls) when the extension

@@ -149,7 +149,7 @@ function start(): void {
     if (quality !== null && quality !== 'top' && quality !== 'lowest') throw new RangeError(`demo page: quality=${quality}: expected top or lowest`);
     player = window.Sprint.createPlayer(video, manifest, {
       mode: mode as SprintApi.RequestedMode,
-      abr,
+      abr: abr as SprintApi.SprintPlayerOptions['abr'],
       sprintTransport: transport as SprintApi.SprintPlayerOptions['sprintTransport'],
       chunkBytes: parsePositive('chunk', chunk),
       minimumTrain: parseSwitch('mpt', mpt),

@@ -1,0 +1,113 @@
+/**
+ * The player's options in one place: a defaults table and one
+ * `normalizeConfig()` that checks every option a page passes to
+ * `Sprint.createPlayer` and fills in the rest, with a clear error naming the
+ * option, what it got and what it takes. An option name the player does not
+ * know is an error too (a typo would otherwise be ignored silently).
+ */
+import type { MediaPlayerClass, MediaPlayerSettingClass } from 'dashjs';
+import { parseAbrPreset, type AbrPreset } from './abr/presets';
+import { parseMode, type RequestedMode, type SprintPlayerOptions } from './options';
+import { DEFAULT_MAX_RANGE_SEC, parseSwitchPolicy, type SprintXSwitchPolicy } from '../src/sprintx/switch-policy';
+
+export const SPRINT_TRANSPORTS = ['auto', 'extension', 'fetch'] as const;
+export type SprintTransportChoice = (typeof SPRINT_TRANSPORTS)[number];
+
+/** Every option after normalizeConfig: defaults filled in, values checked. */
+export interface PlayerConfig {
+  mode: RequestedMode;
+  abr: AbrPreset;
+  sprintTransport: SprintTransportChoice;
+  dashSettings: MediaPlayerSettingClass | undefined;
+  autoPlay: boolean;
+  epsilon: number;
+  /** undefined: Program 1's chunk from the current estimates. */
+  chunkBytes: number | undefined;
+  minimumTrain: boolean;
+  sprintxSwitch: SprintXSwitchPolicy;
+  /** undefined: two segments' duration. */
+  sprintxSafetySec: number | undefined;
+  sprintxMaxRangeSec: number;
+  log: boolean;
+  beforeAttach: ((dashPlayer: MediaPlayerClass) => void) | undefined;
+}
+
+/** The defaults (options.ts documents each option). */
+export const PLAYER_CONFIG_DEFAULTS: Readonly<PlayerConfig> = Object.freeze({
+  mode: 'auto',
+  abr: 'dash-default',
+  sprintTransport: 'auto',
+  dashSettings: undefined,
+  autoPlay: true,
+  epsilon: 0.1,
+  chunkBytes: undefined,
+  minimumTrain: true,
+  sprintxSwitch: 'after-chunk',
+  sprintxSafetySec: undefined,
+  sprintxMaxRangeSec: DEFAULT_MAX_RANGE_SEC,
+  log: true,
+  beforeAttach: undefined,
+});
+
+const KNOWN = Object.keys(PLAYER_CONFIG_DEFAULTS) as Array<keyof PlayerConfig>;
+
+function fail(option: string, expected: string, got: unknown): never {
+  const shown = typeof got === 'string' ? JSON.stringify(got) : typeof got === 'function' ? 'a function' : String(got);
+  throw new RangeError(`Sprint.createPlayer: ${option} must be ${expected}, got ${shown}`);
+}
+
+function bool(option: string, v: unknown, dflt: boolean): boolean {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'boolean') fail(option, 'true or false', v);
+  return v;
+}
+
+function seconds(option: string, v: unknown, min: 'zero' | 'positive'): number | undefined {
+  if (v === undefined) return undefined;
+  const ok = typeof v === 'number' && Number.isFinite(v) && (min === 'zero' ? v >= 0 : v > 0);
+  if (!ok) fail(option, `a number of seconds ${min === 'zero' ? '>= 0' : '> 0'}`, v);
+  return v;
+}
+
+/** Checks `options` and fills in the defaults; throws a RangeError naming the first bad option. */
+export function normalizeConfig(options: SprintPlayerOptions | undefined): PlayerConfig {
+  const o = (options ?? {}) as Record<string, unknown>;
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) fail('options', 'an object', options);
+  const unknown = Object.keys(o).filter((k) => !(KNOWN as string[]).includes(k));
+  if (unknown.length > 0) throw new RangeError(`Sprint.createPlayer: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k)).join(', ')}; the options are ${KNOWN.join(', ')}`);
+
+  const wrap = <T>(parse: () => T): T => {
+    try {
+      return parse();
+    } catch (e) {
+      throw new RangeError(`Sprint.createPlayer: ${(e as Error).message.replace(/^Sprint: /, '')}`);
+    }
+  };
+  const d = PLAYER_CONFIG_DEFAULTS;
+  const epsilon = o['epsilon'] ?? d.epsilon;
+  if (!(typeof epsilon === 'number' && epsilon > 0 && epsilon < 1)) fail('epsilon', 'a number in (0, 1)', epsilon);
+  const chunkBytes = o['chunkBytes'];
+  if (chunkBytes !== undefined && !(typeof chunkBytes === 'number' && Number.isInteger(chunkBytes) && chunkBytes > 0)) fail('chunkBytes', 'a positive integer number of bytes', chunkBytes);
+  const transport = o['sprintTransport'] ?? d.sprintTransport;
+  if (!(SPRINT_TRANSPORTS as readonly unknown[]).includes(transport)) fail('sprintTransport', `one of ${SPRINT_TRANSPORTS.map((t) => `"${t}"`).join(', ')}`, transport);
+  const dashSettings = o['dashSettings'];
+  if (dashSettings !== undefined && (typeof dashSettings !== 'object' || dashSettings === null || Array.isArray(dashSettings))) fail('dashSettings', 'an object of dash.js settings', dashSettings);
+  const beforeAttach = o['beforeAttach'];
+  if (beforeAttach !== undefined && typeof beforeAttach !== 'function') fail('beforeAttach', 'a function', beforeAttach);
+
+  return {
+    mode: wrap(() => parseMode(o['mode'])),
+    abr: wrap(() => parseAbrPreset(o['abr'])),
+    sprintTransport: transport as SprintTransportChoice,
+    dashSettings: dashSettings as MediaPlayerSettingClass | undefined,
+    autoPlay: bool('autoPlay', o['autoPlay'], d.autoPlay),
+    epsilon,
+    chunkBytes: chunkBytes as number | undefined,
+    minimumTrain: bool('minimumTrain', o['minimumTrain'], d.minimumTrain),
+    sprintxSwitch: wrap(() => parseSwitchPolicy(o['sprintxSwitch'])),
+    sprintxSafetySec: seconds('sprintxSafetySec', o['sprintxSafetySec'], 'zero'),
+    sprintxMaxRangeSec: seconds('sprintxMaxRangeSec', o['sprintxMaxRangeSec'], 'positive') ?? d.sprintxMaxRangeSec,
+    log: bool('log', o['log'], d.log),
+    beforeAttach: beforeAttach as PlayerConfig['beforeAttach'],
+  };
+}
