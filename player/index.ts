@@ -14,3 +14,5 @@ export { createPlayer, SprintPlayer, MODES, dashjs };
 export type { SprintPlayerOptions, RequestedMode, DataPlaneMode } from './options';
 export type { SprintStats, TransferRecord, TrainRecord, SegmentRecord, EstimateStats, DeferredSwitchRecord, RescueRecord } from './stats/types';
 export type { SprintEventMap, SprintEventName, SprintEventListener } from './stats/events';
+export type { CounterName, Counters } from './stats/counters';
+export { COUNTERS } from './stats/counters';

@@ -29,7 +29,7 @@ export interface EstimateHubOptions {
   /** The probes' connection pool: the one the data plane's media requests do not use (rtt-prober.ts); default 'omit'. */
   probeCredentials?: RequestCredentials;
   /** Prefix of the hub's counters in `stats().counters` (`<prefix>.probeErrors`). */
-  counterPrefix: string;
+  counterPrefix: 'sprint' | 'sprintx';
   /** What the bandwidth samples are, for `stats().estimates.source`. */
   bandwidthSource: string;
   /** Called after the estimates changed and were published. */

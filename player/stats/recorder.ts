@@ -10,6 +10,7 @@ import type { DataPlaneMode, RequestedMode } from '../options';
 import { BoundedLog } from './bounded-log';
 import type { DeferredSwitchRecord, EstimateStats, RescueRecord, SegmentRecord, TrainRecord, TransferRecord } from './types';
 import { SprintEvents } from './events';
+import type { CounterName, Counters } from './counters';
 
 const MAX_RECORDS = 20000;
 
@@ -19,7 +20,7 @@ export class StatsRecorder {
   readonly trains = new BoundedLog<TrainRecord>(MAX_RECORDS);
   readonly deferredSwitches = new BoundedLog<DeferredSwitchRecord>(MAX_RECORDS);
   readonly rescues = new BoundedLog<RescueRecord>(MAX_RECORDS);
-  readonly counters: Record<string, number> = {};
+  readonly counters: Counters = {};
   /** See SprintStats.warnings; a handful at most, so not bounded. */
   readonly warnings: string[] = [];
   estimates: EstimateStats = {
@@ -85,7 +86,7 @@ export class StatsRecorder {
     if (this.events.has('rescue')) this.events.emit('rescue', { ...record });
   }
 
-  count(name: string, by = 1): void {
+  count(name: CounterName, by = 1): void {
     this.counters[name] = (this.counters[name] ?? 0) + by;
   }
 

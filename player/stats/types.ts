@@ -221,7 +221,7 @@ export interface SprintStats {
   samples: PlaybackSample[];
   estimates: EstimateStats;
   /** Data-plane counters (cancellations, wasted bytes, fallbacks...). */
-  counters: Record<string, number>;
+  counters: import('./counters').Counters;
   /**
    * What the player changed that the page may not expect, in words: dash.js
    * settings a mode needs and set over the page's or dash.js's own value

@@ -1,0 +1,38 @@
+/**
+ * The counters of `stats().counters`: a fixed, documented set (a counter
+ * not listed here does not compile). A counter absent from `stats()` has not
+ * happened yet (zero).
+ */
+export const COUNTERS = {
+  rescues: 'segments that could not arrive and were asked again one rung or more lower (player/abr/rescue.ts)',
+
+  'sprint.trains': 'trains begun (each time downloading resumed)',
+  'sprint.switchesInTrain': 'bitrate switches that kept the train running (no drain)',
+  'sprint.switchesDrained': "bitrate switches that took dash.js's own path (wait for loading requests)",
+  'sprint.reissued': 'requests sent again after their connection went away',
+  'sprint.requestErrors': 'requests that failed for good (failed back to dash.js)',
+  'sprint.failedBackToDash': "failed requests handed to dash.js's retry",
+  'sprint.abortedByDash': 'requests dash.js aborted',
+  'sprint.appendWatchdog': 'completions released because dash.js did not report the previous append in time',
+  'sprint.quotaExceeded': "the browser's media buffer was full: trains stopped going past dash.js's target",
+  'sprint.pathInfoErrors': 'TCP_INFO reads that failed',
+  'sprint.probeErrors': 'RTT probes that failed',
+  'sprint.fallbacks': 'falls back to stock loading during playback',
+
+  'sprintx.transfers': 'expanded Range requests',
+  'sprintx.cancellations': 'expanded requests cancelled before their end (switch, seek)',
+  'sprintx.wastedBytes': 'bytes received by cancelled expanded requests and never handed to dash.js',
+  'sprintx.transferErrors': 'expanded requests that failed',
+  'sprintx.segmentsFailedBack': "segments failed back to dash.js's retry",
+  'sprintx.segmentsAbortedByDash': 'segments dash.js aborted while waiting for an expanded request',
+  'sprintx.notExpandable': 'video segment requests Sprint-x left to dash.js (range unknown in the index)',
+  'sprintx.switchesHeld': 'bitrate switches held until the chunk was in (after-chunk policy)',
+  'sprintx.switchesHeld.applied': 'held switches that took effect',
+  'sprintx.switchesHeld.withdrawn': 'held switches the ABR stopped asking for',
+  'sprintx.switchesHeld.superseded': 'held switches overtaken by a seek, an error or a fallback',
+  'sprintx.probeErrors': 'RTT probes that failed',
+  'sprintx.fallbacks': 'falls back to stock loading during playback',
+} as const;
+
+export type CounterName = keyof typeof COUNTERS;
+export type Counters = Partial<Record<CounterName, number>>;
