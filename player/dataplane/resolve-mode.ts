@@ -33,25 +33,32 @@ export async function resolveMode(
   ctx: Pick<DataPlaneContext, 'manifestUrl' | 'log'>,
 ): Promise<Resolution> {
   const start = requested === 'auto' ? 0 : PREFERENCE.indexOf(requested);
+  // Every candidate is checked at once (a missing extension costs its wait
+  // while the Sprint-x checks run, not before them); the answers are taken
+  // in order of preference, and a plane a later check built but that is
+  // not chosen is destroyed unused.
+  const checks = PREFERENCE.slice(start)
+    .filter((mode): mode is Exclude<DataPlaneMode, 'stock'> => mode !== 'stock')
+    .map((mode) => {
+      const provider = providers.find((p) => p.mode === mode);
+      const result: Promise<Availability> = provider
+        ? Promise.resolve().then(() => provider.check(ctx)).catch((e: unknown) => ({ ok: false as const, reason: `check failed: ${(e as Error).message}` }))
+        : Promise.resolve({ ok: false as const, reason: 'not available in this build' });
+      return { mode, result };
+    });
   const reasons: string[] = [];
-  for (const mode of PREFERENCE.slice(start)) {
-    if (mode === 'stock') break;
-    const provider = providers.find((p) => p.mode === mode);
-    if (!provider) {
-      reasons.push(`${mode}: not available in this build`);
-      continue;
+  for (const [i, { mode, result }] of checks.entries()) {
+    const r = await result;
+    if (r.ok) {
+      for (const later of checks.slice(i + 1)) {
+        void later.result.then((x) => {
+          if (x.ok) x.plane.destroy();
+        });
+      }
+      const why = reasons.length ? `${r.reason} (${reasons.join('; ')})` : r.reason;
+      return { plane: r.plane, reason: why };
     }
-    let result: Availability;
-    try {
-      result = await provider.check(ctx);
-    } catch (e) {
-      result = { ok: false, reason: `check failed: ${(e as Error).message}` };
-    }
-    if (result.ok) {
-      const why = reasons.length ? `${result.reason} (${reasons.join('; ')})` : result.reason;
-      return { plane: result.plane, reason: why };
-    }
-    reasons.push(`${mode}: ${result.reason}`);
+    reasons.push(`${mode}: ${r.reason}`);
   }
   const reason =
     requested === 'stock' ? 'stock requested' : `fell back to stock: ${reasons.join('; ') || 'no Sprint mode available'}`;

@@ -20,6 +20,7 @@ import {
   LIMITS,
   PAGE_PROTOCOL,
   PAGE_PROTOCOL_VERSION,
+  PRESENCE_ATTRIBUTE,
   SESSION_PORT_NAME,
   checkExtensionMessage,
   checkPageMessage,
@@ -142,6 +143,13 @@ function startSession(pagePort: MessagePort): void {
     }
   };
   worker.postMessage({ type: 'hello', protocol: PAGE_PROTOCOL_VERSION });
+}
+
+// Say at once that the extension is here (protocol.ts, PRESENCE_ATTRIBUTE).
+try {
+  document.documentElement?.setAttribute(PRESENCE_ATTRIBUTE, PAGE_PROTOCOL);
+} catch {
+  // no document element yet in this frame: the page waits for the ack instead
 }
 
 window.addEventListener('message', (ev: MessageEvent) => {

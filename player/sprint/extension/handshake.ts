@@ -12,8 +12,27 @@
  *     Chrome's "Specified native messaging host not found.").
  * Other scripts' window messages never matter: after the hello everything
  * travels on the private port.
+ *
+ * The content script marks the document at document_start
+ * (PRESENCE_ATTRIBUTE). Without the mark the extension is not in this page,
+ * and the hello waits only ABSENT_GRACE_MS for an ack instead of
+ * `presenceTimeoutMs`: a page without the extension starts playing that much
+ * sooner (auto mode asks this first).
  */
-import { PAGE_PROTOCOL, checkExtensionMessage, type UnavailableCode, type WelcomeInfo } from './protocol';
+import { PAGE_PROTOCOL, PRESENCE_ATTRIBUTE, checkExtensionMessage, type UnavailableCode, type WelcomeInfo } from './protocol';
+
+/** How long a hello waits for an ack in a document the content script has not marked, ms. */
+export const ABSENT_GRACE_MS = 100;
+
+/** Whether `win`'s document carries the content script's mark; null when it cannot be read (then: wait the full time). */
+export function extensionMarked(win: Window): boolean | null {
+  try {
+    const root = win.document?.documentElement;
+    return root && typeof root.hasAttribute === 'function' ? root.hasAttribute(PRESENCE_ATTRIBUTE) : null;
+  } catch {
+    return null;
+  }
+}
 
 export type SessionOpen = { ok: true; port: MessagePort; info: WelcomeInfo } | { ok: false; code: UnavailableCode; reason: string };
 
@@ -35,6 +54,8 @@ function nonce(): string {
 /** Says hello and resolves with the session's port, or why there is none. Never rejects. */
 export function openSession(o: HandshakeOptions): Promise<SessionOpen> {
   const win = o.win ?? window;
+  const marked = extensionMarked(win);
+  const presenceMs = marked === false ? Math.min(o.presenceTimeoutMs, ABSENT_GRACE_MS) : o.presenceTimeoutMs;
   return new Promise((resolve) => {
     const channel = new MessageChannel();
     const port = channel.port1;
@@ -53,9 +74,12 @@ export function openSession(o: HandshakeOptions): Promise<SessionOpen> {
         finish({
           ok: false,
           code: 'no-extension',
-          reason: `the Sprint extension did not answer within ${o.presenceTimeoutMs} ms (not installed or disabled, or this page was loaded before it was installed)`,
+          reason:
+            marked === false
+              ? `the Sprint extension is not in this page (no ${PRESENCE_ATTRIBUTE} mark, no answer within ${presenceMs} ms: not installed or disabled, or this page was loaded before it was installed)`
+              : `the Sprint extension did not answer within ${presenceMs} ms (not installed or disabled, or this page was loaded before it was installed)`,
         }),
-      o.presenceTimeoutMs,
+      presenceMs,
     );
     port.onmessage = (ev: MessageEvent) => {
       const c = checkExtensionMessage(ev.data, 'bytes');

@@ -36,6 +36,13 @@
 /** Value of the `sprint` field of the hello envelope. */
 export const PAGE_PROTOCOL = 'v1';
 export const PAGE_PROTOCOL_VERSION = 1;
+/**
+ * Attribute the content script sets on the document element at
+ * document_start (value: PAGE_PROTOCOL), before any page script runs: a page
+ * without it has no Sprint extension and need not wait for an answer to its
+ * hello. It tells a page no more than the hello's ack already does.
+ */
+export const PRESENCE_ATTRIBUTE = 'data-sprint-extension';
 /** Name of the chrome.runtime port between content script and service worker. */
 export const SESSION_PORT_NAME = 'sprint-session-v1';
 

@@ -177,6 +177,8 @@ describe('Sprint extension with its socket host', () => {
     expect(worker.url()).toBe(`chrome-extension://${art.extensionId}/background.js`);
     const origin = await start();
     const page = await openTestPage(b, origin);
+    // the content script marked the document before the page's scripts ran
+    expect(await page.evaluate(() => document.documentElement.getAttribute('data-sprint-extension'))).toBe('v1');
     const found = await api(page).detect(1500);
     expect(found).toMatchObject({ ok: true });
     expect(found.info).toMatch(/^extension 0\.1\.0, socket host \S+/);
@@ -576,14 +578,15 @@ describe('Sprint extension without its socket host', () => {
 });
 
 describe('browser without the Sprint extension', () => {
-  test('detectExtension reports no extension after its timeout', async () => {
+  test('detectExtension reports no extension without waiting its timeout: the document carries no mark', async () => {
     const b = await launchExtBrowser(art, { extension: false });
     const origin = await startOrigin({ mediaDir: art.mediaDir, pageDir: art.pageDir, distDir: art.pageDir });
     try {
       const page = await openTestPage(b, origin);
       const found = await api(page).detect(1500);
       expect(found).toMatchObject({ ok: false, code: 'no-extension' });
-      expect(found.reason).toMatch(/did not answer within 1500 ms/);
+      expect(await page.evaluate(() => document.documentElement.hasAttribute('data-sprint-extension'))).toBe(false);
+      expect(found.reason).toMatch(/not in this page \(no data-sprint-extension mark, no answer within 100 ms/);
     } finally {
       await b.close();
       await origin.close();

@@ -76,6 +76,31 @@ test('no answer → no-extension after the timeout', async () => {
   expect(r).toEqual({ ok: false, code: 'no-extension', reason: expect.stringMatching(/did not answer within 50 ms/) });
 });
 
+/** The fake window with a document whose element has the content script's mark or not. */
+function withMark(win: Window, marked: boolean): Window {
+  const attrs = new Set(marked ? ['data-sprint-extension'] : []);
+  return Object.assign(win, { document: { documentElement: { hasAttribute: (n: string) => attrs.has(n) } } });
+}
+
+test('a document without the content script\'s mark: no-extension after the short grace, not the full timeout', async () => {
+  const { win } = fakeWindow([]);
+  const r = await detectExtension(60_000, { win: withMark(win, false) });
+  expect(r).toEqual({ ok: false, code: 'no-extension', reason: expect.stringMatching(/not in this page \(no data-sprint-extension mark, no answer within 100 ms/) });
+});
+
+test('a marked document waits the full presence timeout for the ack', async () => {
+  const { win } = fakeWindow([]);
+  const r = await detectExtension(150, { win: withMark(win, true) });
+  expect(r).toEqual({ ok: false, code: 'no-extension', reason: expect.stringMatching(/did not answer within 150 ms/) });
+});
+
+test('a marked document that answers: a session', async () => {
+  const { win } = fakeWindow([welcomes]);
+  const r = await detectExtension(1000, { win: withMark(win, true) });
+  expect(r.ok).toBe(true);
+  if (r.ok) r.transport.close();
+});
+
 test('ack then unavailable → the code and Chrome\'s reason', async () => {
   const { win, hellos } = fakeWindow([
     (port) => {
