@@ -27,6 +27,8 @@ class ManifestPlugin {
           compilation.errors.push(new compiler.webpack.WebpackError(`extension/manifest.json: ${problems.join('; ')}`));
           return;
         }
+        // one version for the whole project: package.json's
+        manifest.version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
         compilation.emitAsset('manifest.json', new RawSource(`${JSON.stringify(manifest, null, 2)}\n`));
       });
     });

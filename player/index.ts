@@ -9,7 +9,9 @@ import { dashjs } from './dash/dashjs';
 import { createPlayer, SprintPlayer } from './create-player';
 import { MODES } from './options';
 
-export const version = '0.1.0';
+declare const __SPRINT_VERSION__: string;
+/** The package version (package.json), set when the bundle is built. */
+export const version: string = typeof __SPRINT_VERSION__ === 'string' ? __SPRINT_VERSION__ : '0.0.0-unbuilt';
 export { createPlayer, SprintPlayer, MODES, dashjs };
 export type { SprintPlayerOptions, RequestedMode, DataPlaneMode } from './options';
 export type { SprintStats, TransferRecord, TrainRecord, SegmentRecord, EstimateStats, DeferredSwitchRecord, RescueRecord } from './stats/types';

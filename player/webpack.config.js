@@ -1,27 +1,20 @@
 // Builds the browser bundles into dist/player/:
-//   sprint.js     the embeddable player (window.Sprint), dash.js 5.2.1 inside
-//   demo-page.js  the demo page's controller and overlay (uses window.Sprint)
+//   sprint.js      the embeddable player, UMD (window.Sprint from a <script>
+//                  tag, or require()), dash.js 5.2.1 inside
+//   sprint.mjs     the same player as an ES module (import { createPlayer } from ...)
+//   demo-page.js   the demo page's controller and overlay (uses window.Sprint)
+// The player's `version` is package.json's, set at build time.
 const path = require('path');
+const webpack = require('webpack');
 
 const root = path.resolve(__dirname, '..');
+const { version } = require(path.join(root, 'package.json'));
 
-module.exports = {
+const common = {
   mode: 'production',
   context: root,
   devtool: 'source-map',
   target: 'web',
-  entry: {
-    sprint: {
-      import: './player/index.ts',
-      library: { name: 'Sprint', type: 'umd', umdNamedDefine: true },
-    },
-    'demo-page': './demo/page/demo.ts',
-  },
-  output: {
-    path: path.join(root, 'dist', 'player'),
-    filename: '[name].js',
-    clean: true,
-  },
   resolve: {
     extensions: ['.ts', '.js'],
   },
@@ -35,6 +28,40 @@ module.exports = {
       },
     ],
   },
+  plugins: [new webpack.DefinePlugin({ __SPRINT_VERSION__: JSON.stringify(version) })],
   performance: { hints: false },
   stats: 'errors-warnings',
 };
+
+module.exports = [
+  {
+    ...common,
+    name: 'umd',
+    entry: {
+      sprint: {
+        import: './player/index.ts',
+        library: { name: 'Sprint', type: 'umd', umdNamedDefine: true },
+      },
+      'demo-page': './demo/page/demo.ts',
+    },
+    output: {
+      path: path.join(root, 'dist', 'player'),
+      filename: '[name].js',
+      // the ES module build writes sprint.mjs beside these at the same time
+      clean: { keep: /\.mjs(\.map)?$/ },
+    },
+  },
+  {
+    ...common,
+    name: 'esm',
+    experiments: { outputModule: true },
+    entry: { sprint: './player/index.ts' },
+    output: {
+      path: path.join(root, 'dist', 'player'),
+      filename: '[name].mjs',
+      library: { type: 'module' },
+      module: true,
+      clean: false,
+    },
+  },
+];
