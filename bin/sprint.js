@@ -15,7 +15,10 @@ const COMMANDS = {
   content: { module: 'dist/demo/content/cli.js', summary: 'generate the demo DASH content' },
   ab: { module: 'dist/demo/harness/ab-cli.js', summary: 'run an A/B evaluation' },
   report: { module: 'dist/demo/harness/report-cli.js', summary: 'summarise evaluation results' },
-  wire: { module: 'dist/demo/harness/wire-log-cli.js', summary: 'a player\'s requests on the wire, from an origin access log: trains, expanded requests' },
+  wire: {
+    module: 'dist/demo/harness/wire-log-cli.js',
+    summary: "a player's requests on the wire, from an origin access log: trains, expanded requests",
+  },
 };
 
 const EXIT_USAGE = 2;
@@ -23,9 +26,7 @@ const packageRoot = path.resolve(__dirname, '..');
 
 function usage() {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
-  const lines = Object.entries(COMMANDS).map(
-    ([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`,
-  );
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
   return `Usage: sprint <command> [args]\n\nCommands:\n${lines.join('\n')}\n\nRun "sprint <command> --help" for a command's options.\n`;
 }
 
@@ -45,9 +46,7 @@ async function run(argv) {
   }
   const file = path.join(packageRoot, COMMANDS[command].module);
   if (!fs.existsSync(file)) {
-    process.stderr.write(
-      `sprint ${command}: ${path.relative(packageRoot, file)} is missing: run \`npm run build\` first\n`,
-    );
+    process.stderr.write(`sprint ${command}: ${path.relative(packageRoot, file)} is missing: run \`npm run build\` first\n`);
     return EXIT_USAGE;
   }
   const mod = require(file);

@@ -17,7 +17,12 @@ prints the page URLs. Open one in Chrome or Chromium; Ctrl-C to stop.`;
 
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   try {
-    const args = parseArgs(argv, { host: { kind: 'value' }, port: { kind: 'value' }, set: { kind: 'value' }, help: { kind: 'flag', short: 'h' } });
+    const args = parseArgs(argv, {
+      host: { kind: 'value' },
+      port: { kind: 'value' },
+      set: { kind: 'value' },
+      help: { kind: 'flag', short: 'h' },
+    });
     if (args.flags.has('help')) {
       io.stdout.write(`${USAGE}\n`);
       return 0;

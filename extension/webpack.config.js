@@ -14,23 +14,27 @@ class ManifestPlugin {
   apply(compiler) {
     const { RawSource } = compiler.webpack.sources;
     compiler.hooks.thisCompilation.tap('SprintManifest', (compilation) => {
-      compilation.hooks.processAssets.tap({ name: 'SprintManifest', stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
-        const file = path.join(__dirname, 'manifest.json');
-        compilation.fileDependencies.add(file);
-        const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
-        const problems = [];
-        if (manifest.manifest_version !== 3) problems.push('manifest_version must be 3');
-        if (typeof manifest.key !== 'string') problems.push('"key" is missing: the extension ID would not be stable');
-        if (manifest.background?.service_worker !== 'background.js') problems.push('background.service_worker must be background.js');
-        if (JSON.stringify(manifest.content_scripts?.[0]?.js) !== '["content.js"]') problems.push('content_scripts[0].js must be ["content.js"]');
-        if (problems.length) {
-          compilation.errors.push(new compiler.webpack.WebpackError(`extension/manifest.json: ${problems.join('; ')}`));
-          return;
-        }
-        // one version for the whole project: package.json's
-        manifest.version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
-        compilation.emitAsset('manifest.json', new RawSource(`${JSON.stringify(manifest, null, 2)}\n`));
-      });
+      compilation.hooks.processAssets.tap(
+        { name: 'SprintManifest', stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => {
+          const file = path.join(__dirname, 'manifest.json');
+          compilation.fileDependencies.add(file);
+          const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
+          const problems = [];
+          if (manifest.manifest_version !== 3) problems.push('manifest_version must be 3');
+          if (typeof manifest.key !== 'string') problems.push('"key" is missing: the extension ID would not be stable');
+          if (manifest.background?.service_worker !== 'background.js') problems.push('background.service_worker must be background.js');
+          if (JSON.stringify(manifest.content_scripts?.[0]?.js) !== '["content.js"]')
+            problems.push('content_scripts[0].js must be ["content.js"]');
+          if (problems.length) {
+            compilation.errors.push(new compiler.webpack.WebpackError(`extension/manifest.json: ${problems.join('; ')}`));
+            return;
+          }
+          // one version for the whole project: package.json's
+          manifest.version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+          compilation.emitAsset('manifest.json', new RawSource(`${JSON.stringify(manifest, null, 2)}\n`));
+        },
+      );
     });
   }
 }

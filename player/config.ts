@@ -74,7 +74,10 @@ export function normalizeConfig(options: SprintPlayerOptions | undefined): Playe
   const o = (options ?? {}) as Record<string, unknown>;
   if (typeof o !== 'object' || o === null || Array.isArray(o)) fail('options', 'an object', options);
   const unknown = Object.keys(o).filter((k) => !(KNOWN as string[]).includes(k));
-  if (unknown.length > 0) throw new RangeError(`Sprint.createPlayer: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k)).join(', ')}; the options are ${KNOWN.join(', ')}`);
+  if (unknown.length > 0)
+    throw new RangeError(
+      `Sprint.createPlayer: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k)).join(', ')}; the options are ${KNOWN.join(', ')}`,
+    );
 
   const wrap = <T>(parse: () => T): T => {
     try {
@@ -87,11 +90,14 @@ export function normalizeConfig(options: SprintPlayerOptions | undefined): Playe
   const epsilon = o['epsilon'] ?? d.epsilon;
   if (!(typeof epsilon === 'number' && epsilon > 0 && epsilon < 1)) fail('epsilon', 'a number in (0, 1)', epsilon);
   const chunkBytes = o['chunkBytes'];
-  if (chunkBytes !== undefined && !(typeof chunkBytes === 'number' && Number.isInteger(chunkBytes) && chunkBytes > 0)) fail('chunkBytes', 'a positive integer number of bytes', chunkBytes);
+  if (chunkBytes !== undefined && !(typeof chunkBytes === 'number' && Number.isInteger(chunkBytes) && chunkBytes > 0))
+    fail('chunkBytes', 'a positive integer number of bytes', chunkBytes);
   const transport = o['sprintTransport'] ?? d.sprintTransport;
-  if (!(SPRINT_TRANSPORTS as readonly unknown[]).includes(transport)) fail('sprintTransport', `one of ${SPRINT_TRANSPORTS.map((t) => `"${t}"`).join(', ')}`, transport);
+  if (!(SPRINT_TRANSPORTS as readonly unknown[]).includes(transport))
+    fail('sprintTransport', `one of ${SPRINT_TRANSPORTS.map((t) => `"${t}"`).join(', ')}`, transport);
   const dashSettings = o['dashSettings'];
-  if (dashSettings !== undefined && (typeof dashSettings !== 'object' || dashSettings === null || Array.isArray(dashSettings))) fail('dashSettings', 'an object of dash.js settings', dashSettings);
+  if (dashSettings !== undefined && (typeof dashSettings !== 'object' || dashSettings === null || Array.isArray(dashSettings)))
+    fail('dashSettings', 'an object of dash.js settings', dashSettings);
   const beforeAttach = o['beforeAttach'];
   if (beforeAttach !== undefined && typeof beforeAttach !== 'function') fail('beforeAttach', 'a function', beforeAttach);
 

@@ -38,13 +38,16 @@ export class SprintPlayer {
     providers?: readonly ModeProvider[],
   ) {
     if (!(video instanceof HTMLVideoElement)) throw new TypeError('Sprint.createPlayer: first argument must be a <video> element');
-    if (typeof manifestUrl !== 'string' || manifestUrl === '') throw new TypeError('Sprint.createPlayer: manifestUrl must be a non-empty string');
+    if (typeof manifestUrl !== 'string' || manifestUrl === '')
+      throw new TypeError('Sprint.createPlayer: manifestUrl must be a non-empty string');
     const config = normalizeConfig(options);
     const requested = config.mode;
     const absoluteManifest = new URL(manifestUrl, document.baseURI).href;
     const log = createLogger(config.log);
 
-    this.recorder = new StatsRecorder(requested, (name, e) => log.error(`a '${name}' event listener threw: ${(e as Error)?.message ?? String(e)}`));
+    this.recorder = new StatsRecorder(requested, (name, e) =>
+      log.error(`a '${name}' event listener threw: ${(e as Error)?.message ?? String(e)}`),
+    );
     this.dash = dashjs.MediaPlayer().create();
     this.dash.initialize(video, undefined, config.autoPlay);
     applyPlayerDefaults(this.dash); // before the page's settings, which win
@@ -90,7 +93,8 @@ export class SprintPlayer {
    * warning). Subscribe right after createPlayer to hear `modeResolved`.
    */
   on<K extends SprintEventName>(name: K, listener: SprintEventListener<K>): this {
-    if (!SPRINT_EVENT_NAMES.includes(name)) throw new RangeError(`SprintPlayer.on: unknown event ${JSON.stringify(name)}; one of ${SPRINT_EVENT_NAMES.join(', ')}`);
+    if (!SPRINT_EVENT_NAMES.includes(name))
+      throw new RangeError(`SprintPlayer.on: unknown event ${JSON.stringify(name)}; one of ${SPRINT_EVENT_NAMES.join(', ')}`);
     if (typeof listener !== 'function') throw new TypeError('SprintPlayer.on: listener must be a function');
     this.recorder.events.on(name, listener);
     return this;

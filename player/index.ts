@@ -14,7 +14,15 @@ declare const __SPRINT_VERSION__: string;
 export const version: string = typeof __SPRINT_VERSION__ === 'string' ? __SPRINT_VERSION__ : '0.0.0-unbuilt';
 export { createPlayer, SprintPlayer, MODES, dashjs };
 export type { SprintPlayerOptions, RequestedMode, DataPlaneMode } from './options';
-export type { SprintStats, TransferRecord, TrainRecord, SegmentRecord, EstimateStats, DeferredSwitchRecord, RescueRecord } from './stats/types';
+export type {
+  SprintStats,
+  TransferRecord,
+  TrainRecord,
+  SegmentRecord,
+  EstimateStats,
+  DeferredSwitchRecord,
+  RescueRecord,
+} from './stats/types';
 export type { SprintEventMap, SprintEventName, SprintEventListener } from './stats/events';
 export type { CounterName, Counters } from './stats/counters';
 export { COUNTERS } from './stats/counters';

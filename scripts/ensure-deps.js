@@ -21,7 +21,7 @@ if (!existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
 }
 
 const programs = {
-  ffmpeg: { check: ['ffmpeg', ['-version']], hint: 'apt-get install -y ffmpeg (or your platform\'s ffmpeg package)' },
+  ffmpeg: { check: ['ffmpeg', ['-version']], hint: "apt-get install -y ffmpeg (or your platform's ffmpeg package)" },
   chromium: {
     check: [process.env.CHROMIUM_PATH || '/usr/bin/chromium', ['--version']],
     hint: 'apt-get install -y chromium (tests drive /usr/bin/chromium; set CHROMIUM_PATH for another binary)',

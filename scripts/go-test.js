@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs `go vet` and `go test` in every Go module of the repository (the
+// Runs `gofmt -l` (which must print nothing), `go vet` and `go test` in every Go module of the repository (the
 // extension's socket host, the testbed's delay element). A missing Go
 // toolchain is an error with instructions, never a silent skip.
 //
@@ -22,7 +22,9 @@ const fuzzTime = process.env.SPRINT_FUZZ_TIME ?? '60s';
 try {
   execFileSync('go', ['version'], { stdio: 'ignore' });
 } catch {
-  console.error('go-test: Go is not installed (needed for the extension host and the testbed). Install Go 1.22+ or `apt-get install golang-go`.');
+  console.error(
+    'go-test: Go is not installed (needed for the extension host and the testbed). Install Go 1.22+ or `apt-get install golang-go`.',
+  );
   process.exit(2);
 }
 let failed = 0;
@@ -32,6 +34,11 @@ function go(m, args) {
   if (r.status !== 0) failed += 1;
 }
 for (const m of modules) {
+  const fmt = spawnSync('gofmt', ['-l', '.'], { cwd: path.join(root, m), encoding: 'utf8' });
+  if (fmt.status !== 0 || fmt.stdout.trim() !== '') {
+    console.error(`go-test: (${m}) gofmt -l lists files that are not gofmt-formatted (run gofmt -w):\n${fmt.stdout}${fmt.stderr ?? ''}`);
+    failed += 1;
+  }
   go(m, ['vet', './...']);
   go(m, ['test', '-count=1', './...']);
 }

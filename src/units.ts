@@ -108,9 +108,7 @@ function checkSign(s: Split, text: string, options: UnitParseOptions, name: stri
 }
 
 function unknownUnit(name: string, text: string, unit: string, table: object): RangeError {
-  return new RangeError(
-    `${name}: ${describe(text)} has unknown unit ${describe(unit)}; use one of ${Object.keys(table).join(', ')}`,
-  );
+  return new RangeError(`${name}: ${describe(text)} has unknown unit ${describe(unit)}; use one of ${Object.keys(table).join(', ')}`);
 }
 
 /** Parses a bit rate such as "1.5mbit" into bits per second. */

@@ -42,7 +42,8 @@ function parseArgs(argv: string[]): Args {
   const args: Args = { set: 'demo', force: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const [flag, inline] =
+      a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     const value = (): string => {
       const v = inline ?? argv[++i];
       if (v === undefined || v === '') throw new UsageError(`${flag} needs a value`);
@@ -101,19 +102,27 @@ export async function main(argv: string[]): Promise<number> {
     });
     const dir = contentDir(args.set, args.mediaRoot ?? defaultMediaRoot());
     if (Date.parse(info.generatedAt) < startedAt) {
-      process.stderr.write(`content[${args.set}]: ${dir} is complete and current (generated ${info.generatedAt}, ${info.durationSec} s): nothing to do\n`);
+      process.stderr.write(
+        `content[${args.set}]: ${dir} is complete and current (generated ${info.generatedAt}, ${info.durationSec} s): nothing to do\n`,
+      );
     }
-    process.stdout.write(JSON.stringify({
-      dir,
-      durationSec: info.durationSec,
-      manifests: { chunked: path.join(dir, info.layouts.chunked.manifest), unchunked: path.join(dir, info.layouts.unchunked.manifest) },
-      generatedAt: info.generatedAt,
-      generator: info.generator,
-      bytes: info.bytes,
-      representations: info.layouts.unchunked.representations.map((r) => ({
-        id: r.id, contentType: r.contentType, bandwidth: r.bandwidth, measuredBitrate: r.measuredBitrate, measuredToNominal: r.measuredToNominal,
-      })),
-    }) + '\n');
+    process.stdout.write(
+      JSON.stringify({
+        dir,
+        durationSec: info.durationSec,
+        manifests: { chunked: path.join(dir, info.layouts.chunked.manifest), unchunked: path.join(dir, info.layouts.unchunked.manifest) },
+        generatedAt: info.generatedAt,
+        generator: info.generator,
+        bytes: info.bytes,
+        representations: info.layouts.unchunked.representations.map((r) => ({
+          id: r.id,
+          contentType: r.contentType,
+          bandwidth: r.bandwidth,
+          measuredBitrate: r.measuredBitrate,
+          measuredToNominal: r.measuredToNominal,
+        })),
+      }) + '\n',
+    );
     return 0;
   } catch (e) {
     process.stderr.write(`sprint content: ${(e as Error).message}\n`);

@@ -125,7 +125,9 @@ export async function readContentInfo(file: string): Promise<ContentInfo> {
   }
   const info = parsed as Partial<ContentInfo>;
   if (info.format !== CONTENT_FORMAT || info.version !== CONTENT_VERSION) {
-    throw new Error(`${file}: not a ${CONTENT_FORMAT} v${CONTENT_VERSION} file (format=${String(info.format)}, version=${String(info.version)})`);
+    throw new Error(
+      `${file}: not a ${CONTENT_FORMAT} v${CONTENT_VERSION} file (format=${String(info.format)}, version=${String(info.version)})`,
+    );
   }
   if (!info.layouts?.chunked?.representations?.length || !info.layouts?.unchunked?.representations?.length) {
     throw new Error(`${file}: has no representations`);

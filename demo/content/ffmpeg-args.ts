@@ -39,26 +39,40 @@ export function encodeArgs(durationSec: number, outFile: string, recipe: Pick<Se
   ladder.forEach((_, i) => args.push('-map', `${i}:v`));
   args.push('-map', `${ladder.length}:a`);
   args.push(
-    '-c:v', 'libx264',
-    '-preset', X264.preset,
-    '-profile:v', X264.profile,
-    '-level:v', recipe.level,
-    '-pix_fmt', X264.pixFmt,
-    '-g', String(GOP_FRAMES),
-    '-keyint_min', String(GOP_FRAMES),
-    '-sc_threshold', '0',
-    '-x264-params', 'nal-hrd=cbr',
+    '-c:v',
+    'libx264',
+    '-preset',
+    X264.preset,
+    '-profile:v',
+    X264.profile,
+    '-level:v',
+    recipe.level,
+    '-pix_fmt',
+    X264.pixFmt,
+    '-g',
+    String(GOP_FRAMES),
+    '-keyint_min',
+    String(GOP_FRAMES),
+    '-sc_threshold',
+    '0',
+    '-x264-params',
+    'nal-hrd=cbr',
   );
   ladder.forEach((r, i) => {
     const rate = kbit(r.bandwidth);
     args.push(`-b:v:${i}`, rate, `-maxrate:v:${i}`, rate, `-minrate:v:${i}`, rate, `-bufsize:v:${i}`, rate);
   });
   args.push(
-    '-c:a', 'aac',
-    '-b:a', kbit(AUDIO.bandwidth),
-    '-ar', String(AUDIO.sampleRate),
-    '-ac', String(AUDIO.channels),
-    '-f', 'mp4',
+    '-c:a',
+    'aac',
+    '-b:a',
+    kbit(AUDIO.bandwidth),
+    '-ar',
+    String(AUDIO.sampleRate),
+    '-ac',
+    String(AUDIO.channels),
+    '-f',
+    'mp4',
     outFile,
   );
   return args;
@@ -67,12 +81,18 @@ export function encodeArgs(durationSec: number, outFile: string, recipe: Pick<Se
 function packageCommon(input: string): string[] {
   return [
     ...QUIET,
-    '-i', input,
-    '-map', '0',
-    '-c', 'copy',
-    '-f', 'dash',
-    '-seg_duration', String(SEGMENT_DURATION_SEC),
-    '-adaptation_sets', 'id=0,streams=v id=1,streams=a',
+    '-i',
+    input,
+    '-map',
+    '0',
+    '-c',
+    'copy',
+    '-f',
+    'dash',
+    '-seg_duration',
+    String(SEGMENT_DURATION_SEC),
+    '-adaptation_sets',
+    'id=0,streams=v id=1,streams=a',
   ];
 }
 
@@ -80,10 +100,14 @@ function packageCommon(input: string): string[] {
 export function packageChunkedArgs(input: string, outMpd: string): string[] {
   return [
     ...packageCommon(input),
-    '-use_template', '1',
-    '-use_timeline', '0',
-    '-init_seg_name', CHUNKED_INIT_TEMPLATE,
-    '-media_seg_name', CHUNKED_MEDIA_TEMPLATE,
+    '-use_template',
+    '1',
+    '-use_timeline',
+    '0',
+    '-init_seg_name',
+    CHUNKED_INIT_TEMPLATE,
+    '-media_seg_name',
+    CHUNKED_MEDIA_TEMPLATE,
     outMpd,
   ];
 }
@@ -92,23 +116,26 @@ export function packageChunkedArgs(input: string, outMpd: string): string[] {
 export function packageUnchunkedArgs(input: string, outMpd: string): string[] {
   return [
     ...packageCommon(input),
-    '-use_template', '0',
-    '-use_timeline', '0',
-    '-single_file', '1',
-    '-global_sidx', '1',
-    '-single_file_name', UNCHUNKED_FILE_TEMPLATE,
+    '-use_template',
+    '0',
+    '-use_timeline',
+    '0',
+    '-single_file',
+    '1',
+    '-global_sidx',
+    '1',
+    '-single_file_name',
+    UNCHUNKED_FILE_TEMPLATE,
     outMpd,
   ];
 }
 
 /** Expands ffmpeg's DASH name templates for one representation (and segment number). */
 export function expandTemplate(template: string, representationId: string, segmentNumber?: number): string {
-  return template
-    .replace(/\$RepresentationID\$/g, representationId)
-    .replace(/\$Number%05d\$/g, () => {
-      if (segmentNumber === undefined) throw new Error(`template ${template} needs a segment number`);
-      return String(segmentNumber).padStart(5, '0');
-    });
+  return template.replace(/\$RepresentationID\$/g, representationId).replace(/\$Number%05d\$/g, () => {
+    if (segmentNumber === undefined) throw new Error(`template ${template} needs a segment number`);
+    return String(segmentNumber).padStart(5, '0');
+  });
 }
 
 /**
@@ -117,6 +144,11 @@ export function expandTemplate(template: string, representationId: string, segme
  * Without a set (or for demo, test and unnamed sets) it is the demo ladder's.
  */
 export function recipeFingerprint(set?: string): string {
-  const recipe = [encodeArgs(1, 'encode.mp4', set === undefined ? DEMO_RECIPE : setRecipe(set)), packageChunkedArgs('encode.mp4', 'x.mpd'), packageUnchunkedArgs('encode.mp4', 'x.mpd'), LAYOUT_VERSION];
+  const recipe = [
+    encodeArgs(1, 'encode.mp4', set === undefined ? DEMO_RECIPE : setRecipe(set)),
+    packageChunkedArgs('encode.mp4', 'x.mpd'),
+    packageUnchunkedArgs('encode.mp4', 'x.mpd'),
+    LAYOUT_VERSION,
+  ];
   return createHash('sha256').update(JSON.stringify(recipe)).digest('hex').slice(0, 16);
 }

@@ -55,8 +55,12 @@ export function runFfmpeg(ffmpegPath: string, args: string[], opts: RunOptions):
       }
       const status = signal ? `killed by ${signal}` : `exit code ${code}`;
       const shown = tail(stderr).trim() || '(nothing on stderr)';
-      reject(new Error(`ffmpeg ${opts.label} failed (${status}).\ncommand: ${ffmpegPath} ${args.join(' ')}\n` +
-        `--- tail of ffmpeg's stderr ---\n${shown}`));
+      reject(
+        new Error(
+          `ffmpeg ${opts.label} failed (${status}).\ncommand: ${ffmpegPath} ${args.join(' ')}\n` +
+            `--- tail of ffmpeg's stderr ---\n${shown}`,
+        ),
+      );
     });
   });
 }
@@ -76,15 +80,24 @@ export function ffmpegVersion(ffmpegPath: string): Promise<string> {
       err = tail(err + d);
     });
     child.on('error', (e: NodeJS.ErrnoException) => {
-      reject(new Error(e.code === 'ENOENT'
-        ? `ffmpeg not found (tried "${ffmpegPath}"): ${INSTALL_HINT}`
-        : `could not start ffmpeg ("${ffmpegPath}"): ${e.message}`));
+      reject(
+        new Error(
+          e.code === 'ENOENT'
+            ? `ffmpeg not found (tried "${ffmpegPath}"): ${INSTALL_HINT}`
+            : `could not start ffmpeg ("${ffmpegPath}"): ${e.message}`,
+        ),
+      );
     });
     child.on('close', (code) => {
       const first = out.split('\n')[0].trim();
       if (code === 0 && first.startsWith('ffmpeg version')) resolve(first);
-      else reject(new Error(`"${ffmpegPath} -version" did not work (exit code ${code}); ${INSTALL_HINT}\n` +
-        `--- tail of its stderr ---\n${err.trim() || '(nothing on stderr)'}`));
+      else
+        reject(
+          new Error(
+            `"${ffmpegPath} -version" did not work (exit code ${code}); ${INSTALL_HINT}\n` +
+              `--- tail of its stderr ---\n${err.trim() || '(nothing on stderr)'}`,
+          ),
+        );
     });
   });
 }

@@ -14,13 +14,7 @@
  */
 import { existsSync, promises as fs } from 'fs';
 import * as path from 'path';
-import {
-  CONTENT_FORMAT,
-  CONTENT_VERSION,
-  ContentInfo,
-  readContentInfo,
-  UnchunkedRepresentation,
-} from './content-info';
+import { CONTENT_FORMAT, CONTENT_VERSION, ContentInfo, readContentInfo, UnchunkedRepresentation } from './content-info';
 import {
   CHUNKED_INIT_TEMPLATE,
   CHUNKED_MEDIA_TEMPLATE,
@@ -91,14 +85,19 @@ function checkSetName(set: string): string {
 function checkDuration(set: string, durationSec: number | undefined): number {
   const d = durationSec ?? DEFAULT_DURATION_SEC[set] ?? DEFAULT_DURATION_SEC.test;
   if (!Number.isFinite(d) || d < SEGMENT_DURATION_SEC || d > MAX_DURATION_SEC) {
-    throw new Error(`content duration ${durationSec} s for set "${set}" is out of range: use ${SEGMENT_DURATION_SEC}..${MAX_DURATION_SEC} seconds`);
+    throw new Error(
+      `content duration ${durationSec} s for set "${set}" is out of range: use ${SEGMENT_DURATION_SEC}..${MAX_DURATION_SEC} seconds`,
+    );
   }
   if (Math.round(d * 1000) !== d * 1000) throw new Error(`content duration ${d} s: use at most millisecond precision`);
   return d;
 }
 
 async function exists(p: string): Promise<boolean> {
-  return fs.access(p).then(() => true, () => false);
+  return fs.access(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The content.json of a complete, current set in `dir`, or a reason why it is not usable. */
@@ -145,7 +144,8 @@ async function acquireLock(root: string, set: string, log: (l: string) => void):
       await fs.rm(lock, { force: true });
       continue;
     }
-    if (Date.now() > deadline) throw new Error(`content set "${set}": still locked by pid ${holder} after ${LOCK_WAIT_MS / 60000} min (${lock})`);
+    if (Date.now() > deadline)
+      throw new Error(`content set "${set}": still locked by pid ${holder} after ${LOCK_WAIT_MS / 60000} min (${lock})`);
     if (!said) log(`content[${set}]: waiting for pid ${holder}, which is generating it`);
     said = true;
     await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
@@ -168,7 +168,13 @@ function secs(ms: number): number {
 }
 
 /** Encodes once, packages twice, measures, writes manifests + content.json + marker, all in `work`. */
-async function generateInto(work: string, set: string, durationSec: number, ffmpeg: string, log: (l: string) => void): Promise<ContentInfo> {
+async function generateInto(
+  work: string,
+  set: string,
+  durationSec: number,
+  ffmpeg: string,
+  log: (l: string) => void,
+): Promise<ContentInfo> {
   const t0 = Date.now();
   const version = await ffmpegVersion(ffmpeg);
   const chunkedDir = path.join(work, 'chunked');
@@ -204,7 +210,9 @@ async function generateInto(work: string, set: string, durationSec: number, ffmp
   const chunkedPackager = readPackagerMpd(await fs.readFile(chunkedMpd, 'utf8'), chunkedMpd);
   const unchunkedPackager = readPackagerMpd(await fs.readFile(unchunkedMpd, 'utf8'), unchunkedMpd);
   const bases = describeRepresentations(unchunkedPackager, unchunkedMpd, recipe.ladder);
-  const chunkedIds = describeRepresentations(chunkedPackager, chunkedMpd, recipe.ladder).map((b) => `${b.id}:${b.codecs}`).join(' ');
+  const chunkedIds = describeRepresentations(chunkedPackager, chunkedMpd, recipe.ladder)
+    .map((b) => `${b.id}:${b.codecs}`)
+    .join(' ');
   if (chunkedIds !== bases.map((b) => `${b.id}:${b.codecs}`).join(' ')) {
     throw new Error(`the two packaging runs disagree on representations: chunked ${chunkedIds}`);
   }
@@ -222,13 +230,26 @@ async function generateInto(work: string, set: string, durationSec: number, ffmp
     chunked.push(representation);
   }
 
-  await fs.writeFile(path.join(chunkedDir, 'manifest.mpd'), writeChunkedMpd({
-    set, durationSec, segmentDurationSec: SEGMENT_DURATION_SEC,
-    initTemplate: CHUNKED_INIT_TEMPLATE, mediaTemplate: CHUNKED_MEDIA_TEMPLATE, representations: chunked,
-  }));
-  await fs.writeFile(path.join(unchunkedDir, 'manifest.mpd'), writeUnchunkedMpd({
-    set, durationSec, segmentDurationSec: SEGMENT_DURATION_SEC, representations: unchunked,
-  }));
+  await fs.writeFile(
+    path.join(chunkedDir, 'manifest.mpd'),
+    writeChunkedMpd({
+      set,
+      durationSec,
+      segmentDurationSec: SEGMENT_DURATION_SEC,
+      initTemplate: CHUNKED_INIT_TEMPLATE,
+      mediaTemplate: CHUNKED_MEDIA_TEMPLATE,
+      representations: chunked,
+    }),
+  );
+  await fs.writeFile(
+    path.join(unchunkedDir, 'manifest.mpd'),
+    writeUnchunkedMpd({
+      set,
+      durationSec,
+      segmentDurationSec: SEGMENT_DURATION_SEC,
+      representations: unchunked,
+    }),
+  );
 
   const info: ContentInfo = {
     format: CONTENT_FORMAT,
@@ -241,15 +262,27 @@ async function generateInto(work: string, set: string, durationSec: number, ffmp
     generator: { ffmpeg: version, encodeWallSec: secs(t1 - t0), packageWallSec: secs(t2 - t1), totalWallSec: secs(Date.now() - t0) },
     bytes: { chunked: await folderBytes(chunkedDir), unchunked: await folderBytes(unchunkedDir) },
     layouts: {
-      chunked: { manifest: 'chunked/manifest.mpd', addressing: 'SegmentTemplate', packagerManifest: 'chunked/ffmpeg.mpd', representations: chunked },
-      unchunked: { manifest: 'unchunked/manifest.mpd', addressing: 'SegmentBase', packagerManifest: 'unchunked/ffmpeg.mpd', representations: unchunked },
+      chunked: {
+        manifest: 'chunked/manifest.mpd',
+        addressing: 'SegmentTemplate',
+        packagerManifest: 'chunked/ffmpeg.mpd',
+        representations: chunked,
+      },
+      unchunked: {
+        manifest: 'unchunked/manifest.mpd',
+        addressing: 'SegmentBase',
+        packagerManifest: 'unchunked/ffmpeg.mpd',
+        representations: unchunked,
+      },
     },
   };
   await fs.writeFile(path.join(work, CONTENT_FILE), JSON.stringify(info, null, 1) + '\n');
   const marker: Marker = { recipe: info.recipe, durationSec, completedAt: new Date().toISOString() };
   await fs.writeFile(path.join(work, MARKER_FILE), JSON.stringify(marker) + '\n');
   for (const r of unchunked) {
-    log(`content[${set}]: rep ${r.id} ${r.contentType} nominal ${r.bandwidth} bit/s, measured ${r.measuredBitrate} (x${r.measuredToNominal}), ${r.segmentCount} segments, ${r.fileSize} bytes`);
+    log(
+      `content[${set}]: rep ${r.id} ${r.contentType} nominal ${r.bandwidth} bit/s, measured ${r.measuredBitrate} (x${r.measuredToNominal}), ${r.segmentCount} segments, ${r.fileSize} bytes`,
+    );
   }
   return info;
 }
@@ -298,8 +331,10 @@ export async function ensureContent(opts: EnsureContentOptions): Promise<Content
       await fs.rm(old, { recursive: true, force: true });
     }
     await fs.rename(work, dir);
-    log(`content[${set}]: ready in ${info.generator.totalWallSec} s: ${dir} ` +
-      `(chunked ${(info.bytes.chunked / 1e6).toFixed(1)} MB, unchunked ${(info.bytes.unchunked / 1e6).toFixed(1)} MB)`);
+    log(
+      `content[${set}]: ready in ${info.generator.totalWallSec} s: ${dir} ` +
+        `(chunked ${(info.bytes.chunked / 1e6).toFixed(1)} MB, unchunked ${(info.bytes.unchunked / 1e6).toFixed(1)} MB)`,
+    );
     return info;
   } finally {
     await release();

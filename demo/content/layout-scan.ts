@@ -27,7 +27,11 @@ type BaseInfo = Omit<RepresentationInfo, 'segmentCount' | 'mediaBytes' | 'mediaD
  * Pairs ffmpeg's representations with the recipe: video in ladder order (checked by picture size),
  * then the audio. Returns the nominal description of each.
  */
-export function describeRepresentations(reps: PackagerRepresentation[], where: string, ladder: readonly VideoRung[] = VIDEO_LADDER): BaseInfo[] {
+export function describeRepresentations(
+  reps: PackagerRepresentation[],
+  where: string,
+  ladder: readonly VideoRung[] = VIDEO_LADDER,
+): BaseInfo[] {
   const video = reps.filter((r) => r.contentType === 'video');
   const audio = reps.filter((r) => r.contentType === 'audio');
   if (video.length !== ladder.length || audio.length !== 1) {
@@ -36,17 +40,32 @@ export function describeRepresentations(reps: PackagerRepresentation[], where: s
   const out: BaseInfo[] = video.map((r, i) => {
     const rung = ladder[i];
     if (r.width !== rung.width || r.height !== rung.height) {
-      throw new Error(`${where}: video representation ${r.id} is ${r.width}x${r.height}, expected rung ${i} (${rung.width}x${rung.height})`);
+      throw new Error(
+        `${where}: video representation ${r.id} is ${r.width}x${r.height}, expected rung ${i} (${rung.width}x${rung.height})`,
+      );
     }
     return {
-      id: r.id, contentType: 'video', mimeType: r.mimeType, codecs: r.codecs, bandwidth: rung.bandwidth,
-      width: r.width, height: r.height, frameRate: r.frameRate, segmentDurationSec: SEGMENT_DURATION_SEC,
+      id: r.id,
+      contentType: 'video',
+      mimeType: r.mimeType,
+      codecs: r.codecs,
+      bandwidth: rung.bandwidth,
+      width: r.width,
+      height: r.height,
+      frameRate: r.frameRate,
+      segmentDurationSec: SEGMENT_DURATION_SEC,
     };
   });
   const a = audio[0];
   out.push({
-    id: a.id, contentType: 'audio', mimeType: a.mimeType, codecs: a.codecs, bandwidth: AUDIO.bandwidth,
-    audioSamplingRate: a.audioSamplingRate, audioChannels: a.audioChannels, segmentDurationSec: SEGMENT_DURATION_SEC,
+    id: a.id,
+    contentType: 'audio',
+    mimeType: a.mimeType,
+    codecs: a.codecs,
+    bandwidth: AUDIO.bandwidth,
+    audioSamplingRate: a.audioSamplingRate,
+    audioChannels: a.audioChannels,
+    segmentDurationSec: SEGMENT_DURATION_SEC,
   });
   return out;
 }
@@ -83,25 +102,42 @@ export async function scanUnchunked(dir: string, base: BaseInfo, packager: Packa
   let expectStart = index.indexRange[1] + 1;
   let t = sidx.earliestPresentationTime;
   const segments: UnchunkedSegment[] = sidx.references.map((ref, i) => {
-    if (ref.range[0] !== expectStart) throw new Error(`${full}: segment ${i + 1} starts at byte ${ref.range[0]}, expected ${expectStart} (gap or overlap)`);
+    if (ref.range[0] !== expectStart)
+      throw new Error(`${full}: segment ${i + 1} starts at byte ${ref.range[0]}, expected ${expectStart} (gap or overlap)`);
     const type = starts.get(ref.range[0]);
-    if (type !== 'moof' && type !== 'styp') throw new Error(`${full}: segment ${i + 1} at byte ${ref.range[0]} does not start with a moof/styp box (found ${type ?? 'no box boundary'})`);
+    if (type !== 'moof' && type !== 'styp')
+      throw new Error(
+        `${full}: segment ${i + 1} at byte ${ref.range[0]} does not start with a moof/styp box (found ${type ?? 'no box boundary'})`,
+      );
     expectStart = ref.range[1] + 1;
-    const seg = { number: i + 1, range: ref.range, size: ref.size, startSec: round6(t / sidx.timescale), durationSec: round6(ref.durationTicks / sidx.timescale) };
+    const seg = {
+      number: i + 1,
+      range: ref.range,
+      size: ref.size,
+      startSec: round6(t / sidx.timescale),
+      durationSec: round6(ref.durationTicks / sidx.timescale),
+    };
     t += ref.durationTicks;
     return seg;
   });
   if (segments.length === 0) throw new Error(`${full}: the sidx lists no segments`);
-  if (expectStart !== index.fileSize) throw new Error(`${full}: the last segment ends at byte ${expectStart - 1} but the file has ${index.fileSize} bytes`);
+  if (expectStart !== index.fileSize)
+    throw new Error(`${full}: the last segment ends at byte ${expectStart - 1} but the file has ${index.fileSize} bytes`);
   const listed = packager.mediaRanges ?? [];
   const same = listed.length === segments.length && listed.every((r, i) => r[0] === segments[i].range[0] && r[1] === segments[i].range[1]);
   if (!same) {
-    throw new Error(`${full}: the sidx byte ranges disagree with ffmpeg's SegmentList (${segments.length} vs ${listed.length} segments; ` +
-      `first: ${JSON.stringify(segments[0]?.range)} vs ${JSON.stringify(listed[0])})`);
+    throw new Error(
+      `${full}: the sidx byte ranges disagree with ffmpeg's SegmentList (${segments.length} vs ${listed.length} segments; ` +
+        `first: ${JSON.stringify(segments[0]?.range)} vs ${JSON.stringify(listed[0])})`,
+    );
   }
   const initRange: ByteRange = index.initRange;
   return {
-    ...measured(base, segments.map((s) => s.size), segments.map((s) => s.durationSec)),
+    ...measured(
+      base,
+      segments.map((s) => s.size),
+      segments.map((s) => s.durationSec),
+    ),
     file,
     fileSize: index.fileSize,
     initRange,
@@ -144,7 +180,9 @@ export async function scanChunked(
   });
   const prefix = expandTemplate(CHUNKED_MEDIA_TEMPLATE.split('$Number')[0], base.id);
   const suffix = CHUNKED_MEDIA_TEMPLATE.split('$Number%05d$')[1];
-  const mine = new Set(names.filter((n) => n.startsWith(prefix) && n.endsWith(suffix) && /^\d+$/.test(n.slice(prefix.length, n.length - suffix.length))));
+  const mine = new Set(
+    names.filter((n) => n.startsWith(prefix) && n.endsWith(suffix) && /^\d+$/.test(n.slice(prefix.length, n.length - suffix.length))),
+  );
   const count = reference.segments.length;
   const segments: ChunkedSegment[] = [];
   const beyondEnd: string[] = [];
@@ -159,7 +197,9 @@ export async function scanChunked(
         beyondEnd.push(file);
         continue;
       }
-      throw new Error(`${dir}: representation ${base.id} has ${mine.size} segment files but the same encode's single file has ${count} segments`);
+      throw new Error(
+        `${dir}: representation ${base.id} has ${mine.size} segment files but the same encode's single file has ${count} segments`,
+      );
     }
     const ref = reference.segments[n - 1];
     const timing = own ?? { startSec: ref.startSec, durationSec: ref.durationSec };
@@ -171,11 +211,17 @@ export async function scanChunked(
     segments.push({ number: n, file, size, ...timing });
   }
   if (segments.length !== count) {
-    throw new Error(`${dir}: representation ${base.id} has ${segments.length} segment files but the same encode's single file has ${count} segments`);
+    throw new Error(
+      `${dir}: representation ${base.id} has ${segments.length} segment files but the same encode's single file has ${count} segments`,
+    );
   }
   return {
     representation: {
-      ...measured(base, segments.map((s) => s.size), segments.map((s) => s.durationSec)),
+      ...measured(
+        base,
+        segments.map((s) => s.size),
+        segments.map((s) => s.durationSec),
+      ),
       initialization: { file: initFile, size: init.size },
       segments,
     },

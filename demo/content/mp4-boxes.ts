@@ -60,7 +60,8 @@ function fail(where: string, offset: number, what: string): never {
 
 function boxType(bytes: Uint8Array, where: string, offset: number): string {
   for (const b of bytes) {
-    if (b < 0x20 || b > 0x7e) fail(where, offset, `box type is not printable (bytes ${Buffer.from(bytes).toString('hex')}): not an MP4 box`);
+    if (b < 0x20 || b > 0x7e)
+      fail(where, offset, `box type is not printable (bytes ${Buffer.from(bytes).toString('hex')}): not an MP4 box`);
   }
   return Buffer.from(bytes).toString('latin1');
 }
@@ -211,7 +212,8 @@ export async function readSingleFileIndex(file: string): Promise<SingleFileIndex
   if (!boxes.some((b) => b.type === 'moov' && b.start < sb.start)) fail(file, sb.start, 'no moov box before the sidx');
   const sidx = parseSidx(await readBytes(file, sb.start, sb.size), sb.start, file);
   for (const [i, r] of sidx.references.entries()) {
-    if (r.range[1] >= fileSize) fail(file, r.range[0], `sidx reference ${i} ends at byte ${r.range[1]}, past the end of the ${fileSize}-byte file`);
+    if (r.range[1] >= fileSize)
+      fail(file, r.range[0], `sidx reference ${i} ends at byte ${r.range[1]}, past the end of the ${fileSize}-byte file`);
   }
   return {
     fileSize,

@@ -49,7 +49,7 @@ function readRepresentation(rep: XmlElement, set: XmlElement, where: string): Pa
   const mimeType = rep.attrs.mimeType ?? set.attrs.mimeType;
   const codecs = rep.attrs.codecs ?? set.attrs.codecs;
   if (!mimeType || !codecs) throw new Error(`${w}: missing mimeType or codecs`);
-  const type = (set.attrs.contentType ?? mimeType.split('/')[0]);
+  const type = set.attrs.contentType ?? mimeType.split('/')[0];
   if (type !== 'video' && type !== 'audio') throw new Error(`${w}: unexpected content type "${type}"`);
   const out: PackagerRepresentation = { id, contentType: type, mimeType, codecs };
   if (type === 'video') {

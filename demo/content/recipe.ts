@@ -84,7 +84,9 @@ export function setRecipe(set: string): SetRecipe {
 }
 
 /** Default durations per content set, in seconds. Any other set defaults to the `test` length. */
-export const DEFAULT_DURATION_SEC: Readonly<Record<string, number>> = Object.fromEntries(Object.entries(SET_RECIPES).map(([k, r]) => [k, r.defaultDurationSec]));
+export const DEFAULT_DURATION_SEC: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries(SET_RECIPES).map(([k, r]) => [k, r.defaultDurationSec]),
+);
 
 /** Bump when the generator's output changes in a way the ffmpeg command lines do not show. */
 export const LAYOUT_VERSION = 1;

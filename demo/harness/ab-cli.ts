@@ -163,15 +163,18 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
 
   const defaultAbr = checkAbr(v('abr') ?? 'dash-default');
   const players = parsePlayers(v('players') ?? 'stock,sprint-x', defaultAbr);
-  if (players.length > 4) throw new UsageError(`--players: at most 4 players (got ${players.length}); the machine runs them in one browser`);
+  if (players.length > 4)
+    throw new UsageError(`--players: at most 4 players (got ${players.length}); the machine runs them in one browser`);
 
   let rates: number[];
   let queues: number[];
   const grid = v('grid');
   if (grid !== undefined) {
     const g = parseGrid(grid);
-    if (g.rates.length > 0 && v('rate') !== undefined) throw new UsageError('give the rates either in --grid rate=… or in --rate, not both');
-    if (g.queues.length > 0 && v('queue') !== undefined) throw new UsageError('give the queue sizes either in --grid queue=… or in --queue, not both');
+    if (g.rates.length > 0 && v('rate') !== undefined)
+      throw new UsageError('give the rates either in --grid rate=… or in --rate, not both');
+    if (g.queues.length > 0 && v('queue') !== undefined)
+      throw new UsageError('give the queue sizes either in --grid queue=… or in --queue, not both');
     rates = g.rates.length > 0 ? [...g.rates] : parseRates(v('rate') ?? '3mbit');
     queues = g.queues.length > 0 ? [...g.queues] : parseQueues(v('queue') ?? '256kb');
   } else {
@@ -188,7 +191,8 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
   if (repeats > 50) throw new UsageError(`--repeat: at most 50, got ${repeats}`);
 
   const cc = (v('cc') ?? 'cubic') as CongestionControl;
-  if (!CONGESTION_CONTROLS.includes(cc)) throw new UsageError(`--cc: ${JSON.stringify(cc)} must be one of ${CONGESTION_CONTROLS.join(', ')}`);
+  if (!CONGESTION_CONTROLS.includes(cc))
+    throw new UsageError(`--cc: ${JSON.stringify(cc)} must be one of ${CONGESTION_CONTROLS.join(', ')}`);
   const delayS = seconds(v('delay') ?? '0ms', '--delay', true);
   if (delayS > 10) throw new UsageError(`--delay: at most 10s each way, got ${v('delay')}`);
   const ssai = v('slow-start-after-idle') ?? 'on';
@@ -198,9 +202,11 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
     throw new UsageError(`--origin: ${JSON.stringify(originName)} must be one of ours, ${PLAYERS_ORIGINS.join(', ')}`);
   }
   const layout = v('layout') ?? 'unchunked';
-  if (layout !== 'chunked' && layout !== 'unchunked') throw new UsageError(`--layout: ${JSON.stringify(layout)} must be chunked or unchunked`);
+  if (layout !== 'chunked' && layout !== 'unchunked')
+    throw new UsageError(`--layout: ${JSON.stringify(layout)} must be chunked or unchunked`);
   const contentSet = v('set') ?? 'demo';
-  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(contentSet)) throw new UsageError(`--set: ${JSON.stringify(contentSet)} is not a content set name`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(contentSet))
+    throw new UsageError(`--set: ${JSON.stringify(contentSet)} is not a content set name`);
 
   const warmupS = seconds(v('warmup') ?? '90s', '--warmup', true);
   const scheduleSpec = parseSchedule(v('schedule') ?? DEFAULT_SCHEDULE_TEXT);
@@ -212,7 +218,8 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
   if (flag('control') && flag('no-control')) throw new UsageError('--control and --no-control contradict each other');
   const control = !flag('no-control');
   const pageQuery = v('page-query') ?? '';
-  if (/[#\s]/.test(pageQuery)) throw new UsageError(`--page-query: ${JSON.stringify(pageQuery)} must be a URL query such as key=value&key2=value2`);
+  if (/[#\s]/.test(pageQuery))
+    throw new UsageError(`--page-query: ${JSON.stringify(pageQuery)} must be a URL query such as key=value&key2=value2`);
 
   const settings: CommonSettings = {
     bulkFlows,
@@ -259,10 +266,16 @@ export function describePlan(parsed: ParsedAb): string {
       `${s.bulkFlows} bulk, cc ${s.congestionControl}, delay ${s.delayMs} ms, content ${s.contentSet}/${s.layout}, abr ${parsed.defaultAbr}`,
     `conditions: ${p.conditions.map((c) => c.key).join(', ')}`,
     ...(parsed.shard
-      ? [`shard ${formatShard(parsed.shard)}: ${p.runs.length} of the full plan's ${parsed.shard.planRuns} run(s) (plan hash ${parsed.planHash})`]
+      ? [
+          `shard ${formatShard(parsed.shard)}: ${p.runs.length} of the full plan's ${parsed.shard.planRuns} run(s) (plan hash ${parsed.planHash})`,
+        ]
       : [`plan hash ${parsed.planHash}`]),
     `scheduled time ${durationLabel(runS * p.runs.length)} plus ~15 s set-up per run; results in ${parsed.resultsDir}`,
-    ...(parsed.parallel > 1 ? [`--parallel ${parsed.parallel}: up to ${parsed.parallel} runs at once (wall time about ${durationLabel((runS * p.runs.length) / parsed.parallel)} plus set-up); not measured as harmless on this machine`] : []),
+    ...(parsed.parallel > 1
+      ? [
+          `--parallel ${parsed.parallel}: up to ${parsed.parallel} runs at once (wall time about ${durationLabel((runS * p.runs.length) / parsed.parallel)} plus set-up); not measured as harmless on this machine`,
+        ]
+      : []),
   ];
   return lines.join('\n');
 }

@@ -74,18 +74,27 @@ export async function checkCanRun(plan: Plan, log?: (line: string) => void, page
   const runS = s.schedule.totalS;
   if (runS > MAX_RUN_S) problems.push(`one run would last ${(runS / 3600).toFixed(2)} h; the limit is ${MAX_RUN_S / 3600} h`);
   const planS = runS * plan.runs.length;
-  if (planS > MAX_PLAN_S) problems.push(`the plan would last ${(planS / 3600).toFixed(1)} h (${plan.runs.length} runs); the limit is ${MAX_PLAN_S / 3600} h — fewer repeats or grid points`);
-  if (originIsNginx(s.origin) && !existsSync(DEFAULT_NGINX)) problems.push(`--origin ${s.origin}: ${DEFAULT_NGINX} not found: apt-get install nginx-light`);
+  if (planS > MAX_PLAN_S)
+    problems.push(
+      `the plan would last ${(planS / 3600).toFixed(1)} h (${plan.runs.length} runs); the limit is ${MAX_PLAN_S / 3600} h — fewer repeats or grid points`,
+    );
+  if (originIsNginx(s.origin) && !existsSync(DEFAULT_NGINX))
+    problems.push(`--origin ${s.origin}: ${DEFAULT_NGINX} not found: apt-get install nginx-light`);
   if (originIsH2(s.origin) && spawnSync('openssl', ['version'], { stdio: 'ignore' }).status !== 0) {
     problems.push(`--origin ${s.origin}: the openssl command is needed for the run's certificate: apt-get install openssl`);
   }
-  for (const script of ['demo/server/cli.js', 'demo/testbed/bulk-client.js', ...(originIsNginx(s.origin) ? ['demo/server/nginx-origin.js'] : [])]) {
+  for (const script of [
+    'demo/server/cli.js',
+    'demo/testbed/bulk-client.js',
+    ...(originIsNginx(s.origin) ? ['demo/server/nginx-origin.js'] : []),
+  ]) {
     if (!existsSync(distScript(script))) problems.push(`${distScript(script)} is missing: run npm run build`);
   }
   const hasPlayers = plan.variants.some((v) => v.players.length > 0);
   if (hasPlayers) {
     for (const bundle of ['player/sprint.js', 'player/demo-page.js']) {
-      if (!existsSync(distScript(bundle))) problems.push(`${distScript(bundle)} is missing: run npm run build (webpack builds the player and demo page)`);
+      if (!existsSync(distScript(bundle)))
+        problems.push(`${distScript(bundle)} is missing: run npm run build (webpack builds the player and demo page)`);
     }
     if (!existsSync(CHROMIUM)) problems.push(`Chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
     if (planNeedsExtension(plan, pageQuery)) problems.push(...findSprintExtension().problems);
@@ -99,7 +108,9 @@ export async function checkCanRun(plan: Plan, log?: (line: string) => void, page
       const info = await ensureContent({ set: s.contentSet, log });
       const videoS = s.schedule.video.toS - s.schedule.video.fromS;
       if (videoS + CONTENT_MARGIN_S > info.durationSec) {
-        problems.push(`content set "${s.contentSet}" lasts ${info.durationSec} s but the players must keep downloading for ${videoS} s (+${CONTENT_MARGIN_S} s margin): use --set demo (600 s), --set eval (1500 s) or a shorter schedule`);
+        problems.push(
+          `content set "${s.contentSet}" lasts ${info.durationSec} s but the players must keep downloading for ${videoS} s (+${CONTENT_MARGIN_S} s margin): use --set demo (600 s), --set eval (1500 s) or a shorter schedule`,
+        );
       }
     } catch (err) {
       problems.push(`content set "${s.contentSet}": ${(err as Error).message}`);
@@ -119,7 +130,12 @@ export function resultLine(spec: RunSpec, record: RunRecord, summary: RunSummary
   if (!summary) return `${head} finished, but its data could not be summarized`;
   if (!summary.window) return `${head} no measurement window (${summary.windowProblem})`;
   const flows = summary.flows.map((f) => `${f.label} ${f.percentOfFairShare.toFixed(1)}%`).join(', ');
-  const players = summary.players.map((p) => `${p.label} ${p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps)} Mbit/s, ${stallLabel(p.rebufferCount, p.rebufferS)}${p.stalledAtEnd ? ' (stalled at the end)' : ''}${p.errorsInWindow ? `, ${p.errorsInWindow} error(s)` : ''}${p.rescues ? `, ${p.rescues} rescue(s)` : ''}, ${p.videoSegments} video segments, mode ${p.mode ?? '?'}`).join('; ');
+  const players = summary.players
+    .map(
+      (p) =>
+        `${p.label} ${p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps)} Mbit/s, ${stallLabel(p.rebufferCount, p.rebufferS)}${p.stalledAtEnd ? ' (stalled at the end)' : ''}${p.errorsInWindow ? `, ${p.errorsInWindow} error(s)` : ''}${p.rescues ? `, ${p.rescues} rescue(s)` : ''}, ${p.videoSegments} video segments, mode ${p.mode ?? '?'}`,
+    )
+    .join('; ');
   // The players' problems (no segment, low share, errors, a stall at the end) in full; other warnings counted.
   const problems = summary.playerProblems ?? [];
   const others = summary.warnings.length - problems.length;
@@ -145,7 +161,9 @@ export function prepareResultsDir(options: Pick<AbOptions, 'resultsDir' | 'plan'
     const old = readManifest(dir);
     const shardText = (sh: ShardRecord | null | undefined): string => (sh ? `shard ${sh.index}/${sh.count}` : 'the whole plan');
     if (shardText(old.shard) !== shardText(options.shard)) {
-      throw new Error(`--resume: ${dir} holds ${shardText(old.shard)}, not ${shardText(options.shard)}; give the same --shard or use a new --results folder`);
+      throw new Error(
+        `--resume: ${dir} holds ${shardText(old.shard)}, not ${shardText(options.shard)}; give the same --shard or use a new --results folder`,
+      );
     }
     if (planFingerprint(old.plan) !== planFingerprint(options.plan)) {
       throw new Error(`--resume: ${dir} holds a different plan (other settings or runs); use a new --results folder`);
@@ -175,7 +193,10 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
 
   const skipped = options.resume ? plan.runs.filter((r) => finishedOk(resultsDir, r)).map((r) => r.dir) : [];
   const todo = plan.runs.filter((r) => !skipped.includes(r.dir));
-  const progress = new Progress(todo.map(() => plan.settings.schedule.totalS), options.progress);
+  const progress = new Progress(
+    todo.map(() => plan.settings.schedule.totalS),
+    options.progress,
+  );
   if (skipped.length > 0) progress.message(`resuming: ${skipped.length} run(s) already finished, ${todo.length} to go`);
   const made: RunRecord[] = [];
   let status: AbResult['status'] = 'ok';
@@ -187,7 +208,10 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
     progress.message(`loading the Sprint extension (${extension.extensionId}) in every player run`);
   }
   const parallel = options.parallel ?? 1;
-  if (parallel > 1) progress.message(`--parallel ${parallel}: up to ${parallel} runs at once, each in its own namespaces (NOT measured as harmless on this machine; see demo/harness/README.md); one line per run start and end`);
+  if (parallel > 1)
+    progress.message(
+      `--parallel ${parallel}: up to ${parallel} runs at once, each in its own namespaces (NOT measured as harmless on this machine; see demo/harness/README.md); one line per run start and end`,
+    );
   let stopTaking = false;
   await runPool({
     items: todo,

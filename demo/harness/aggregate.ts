@@ -94,7 +94,10 @@ export function columnsOf(runs: readonly RunSummary[], playerOrder: readonly str
 
 /** One run's value of each metric for the column's flow (null when it does not apply or is missing). */
 export function runMetrics(run: RunSummary, column: Column): Partial<Record<MetricName, number | null>> {
-  const flow = column.kind === 'control' ? run.flows.find((f) => f.role === 'control') : run.flows.find((f) => f.role === 'player' && f.label === column.flow);
+  const flow =
+    column.kind === 'control'
+      ? run.flows.find((f) => f.role === 'control')
+      : run.flows.find((f) => f.role === 'player' && f.label === column.flow);
   const bulk = run.flows.filter((f) => f.role === 'bulk');
   const player = column.kind === 'control' ? undefined : run.players.find((p) => p.label === column.flow);
   const tcp = flow ? run.tcp[flow.id] : undefined;
@@ -104,7 +107,8 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
     videoOnlyPercentOfFairShare: flow?.videoOnlyPercentOfFairShare ?? null,
     bulkPercentOfFairShare: mean(bulk.map((b) => b.percentOfFairShare)),
     bitrateBps: player?.bitrateMedianBps ?? null,
-    bitratePercentOfFairShare: player?.bitrateMedianBps != null && run.fairShareBitsPerSec ? (100 * player.bitrateMedianBps) / run.fairShareBitsPerSec : null,
+    bitratePercentOfFairShare:
+      player?.bitrateMedianBps != null && run.fairShareBitsPerSec ? (100 * player.bitrateMedianBps) / run.fairShareBitsPerSec : null,
     rebufferCount: player?.rebufferCount ?? null,
     rebufferS: player?.rebufferS ?? null,
     switches: player?.switches ?? null,
@@ -130,7 +134,9 @@ export function runCounts(run: RunSummary): boolean {
 
 export function aggregate(runs: readonly RunSummary[], playerOrder: readonly string[] = []): Aggregate {
   const conditions = new Map<string, { key: string; rateBitsPerSec: number; queueBytes: number }>();
-  for (const r of runs) if (!conditions.has(r.conditionKey)) conditions.set(r.conditionKey, { key: r.conditionKey, rateBitsPerSec: r.rateBitsPerSec, queueBytes: r.queueBytes });
+  for (const r of runs)
+    if (!conditions.has(r.conditionKey))
+      conditions.set(r.conditionKey, { key: r.conditionKey, rateBitsPerSec: r.rateBitsPerSec, queueBytes: r.queueBytes });
   const columns = columnsOf(runs, playerOrder);
   const cells: Cell[] = [];
   for (const cond of conditions.values()) {
@@ -157,7 +163,9 @@ export function aggregate(runs: readonly RunSummary[], playerOrder: readonly str
         if (r.status !== 'ok') problems.push(`${r.dir}: ${r.status}${r.error ? ` (${r.error})` : ''}`);
         else if (!r.window) problems.push(`${r.dir}: no measurement window (${r.windowProblem})`);
       }
-      for (const r of ok) for (const w of r.warnings) if (col.kind === 'control' || w.includes(col.flow) || !w.startsWith('player ')) problems.push(`${r.dir}: ${w}`);
+      for (const r of ok)
+        for (const w of r.warnings)
+          if (col.kind === 'control' || w.includes(col.flow) || !w.startsWith('player ')) problems.push(`${r.dir}: ${w}`);
       cells.push({
         conditionKey: cond.key,
         rateBitsPerSec: cond.rateBitsPerSec,

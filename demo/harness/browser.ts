@@ -74,26 +74,36 @@ export async function launchBrowserInNamespace(tb: Testbed, options: LaunchOptio
   let pid: number | undefined;
   try {
     const extensionArgs = options.extension ? prepareProfile(profileDir, options.extension) : [];
-    const child = tb.exec(tb.clientNs, CHROMIUM, [
-      ...CHROMIUM_FLAGS,
-      '--remote-debugging-pipe',
-      `--user-data-dir=${profileDir}`,
-      ...extensionArgs,
-      ...(options.extraArgs ?? []),
-      'about:blank',
-    ], { stdio: ['ignore', logFd, logFd, 'pipe', 'pipe'], label: 'chromium' });
+    const child = tb.exec(
+      tb.clientNs,
+      CHROMIUM,
+      [
+        ...CHROMIUM_FLAGS,
+        '--remote-debugging-pipe',
+        `--user-data-dir=${profileDir}`,
+        ...extensionArgs,
+        ...(options.extraArgs ?? []),
+        'about:blank',
+      ],
+      { stdio: ['ignore', logFd, logFd, 'pipe', 'pipe'], label: 'chromium' },
+    );
     pid = child.pid as number;
     const toBrowser = child.stdio[3] as Writable | null;
     const fromBrowser = child.stdio[4] as Readable | null;
     if (!toBrowser || !fromBrowser) throw new Error('chromium started without its DevTools pipes (fd 3/4)');
     const transport = new PipeTransport(toBrowser, fromBrowser);
     const exited = new Promise<never>((_, reject) => {
-      child.once('exit', (code, signal) => reject(new Error(`chromium exited (code ${code}, signal ${signal}) before DevTools connected; see ${options.logPath}`)));
+      child.once('exit', (code, signal) =>
+        reject(new Error(`chromium exited (code ${code}, signal ${signal}) before DevTools connected; see ${options.logPath}`)),
+      );
     });
     const timeoutMs = options.connectTimeoutMs ?? 30000;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`chromium did not answer on its DevTools pipe within ${timeoutMs} ms; see ${options.logPath}`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`chromium did not answer on its DevTools pipe within ${timeoutMs} ms; see ${options.logPath}`)),
+        timeoutMs,
+      );
     });
     let browser: Browser;
     try {

@@ -28,7 +28,9 @@ export interface SprintExtension {
 export function planNeedsExtension(plan: Plan, pageQuery: string): boolean {
   const global = new URLSearchParams(pageQuery).get('transport');
   return plan.variants.some((v) =>
-    v.players.some((p) => (p.mode === 'sprint' || p.mode === 'auto') && (new URLSearchParams(p.query ?? '').get('transport') ?? global) !== 'fetch'),
+    v.players.some(
+      (p) => (p.mode === 'sprint' || p.mode === 'auto') && (new URLSearchParams(p.query ?? '').get('transport') ?? global) !== 'fetch',
+    ),
   );
 }
 
@@ -36,7 +38,8 @@ export function planNeedsExtension(plan: Plan, pageQuery: string): boolean {
 export function findSprintExtension(root: string = repoRoot()): { extension: SprintExtension | null; problems: string[] } {
   const p = paths(root);
   const problems: string[] = [];
-  if (!existsSync(path.join(p.unpacked, 'manifest.json'))) problems.push(`the Sprint extension is not built (${p.unpacked}): run npm run extension:install`);
+  if (!existsSync(path.join(p.unpacked, 'manifest.json')))
+    problems.push(`the Sprint extension is not built (${p.unpacked}): run npm run extension:install`);
   if (!existsSync(p.hostBinary)) problems.push(`the Sprint socket host is not built (${p.hostBinary}): run npm run extension:install`);
   let extensionId = '';
   try {

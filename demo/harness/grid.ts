@@ -37,7 +37,8 @@ function wrap<T>(fn: () => T): T {
 export function parseRates(text: string, name = '--rate'): number[] {
   return list(text, name).map((t) => {
     const v = wrap(() => parseBitsPerSecond(t, { name }));
-    if (v < RATE_LIMITS.min || v > RATE_LIMITS.max) throw new UsageError(`${name}: ${t} is outside ${RATE_LIMITS.min / 1000} kbit – ${RATE_LIMITS.max / 1e9} gbit`);
+    if (v < RATE_LIMITS.min || v > RATE_LIMITS.max)
+      throw new UsageError(`${name}: ${t} is outside ${RATE_LIMITS.min / 1000} kbit – ${RATE_LIMITS.max / 1e9} gbit`);
     return Math.round(v);
   });
 }
@@ -46,7 +47,8 @@ export function parseRates(text: string, name = '--rate'): number[] {
 export function parseQueues(text: string, name = '--queue'): number[] {
   return list(text, name).map((t) => {
     const v = wrap(() => parseBytes(t, { name }));
-    if (v < QUEUE_LIMITS.min || v > QUEUE_LIMITS.max) throw new UsageError(`${name}: ${t} is outside ${QUEUE_LIMITS.min} bytes (one packet) – 64mb`);
+    if (v < QUEUE_LIMITS.min || v > QUEUE_LIMITS.max)
+      throw new UsageError(`${name}: ${t} is outside ${QUEUE_LIMITS.min} bytes (one packet) – 64mb`);
     return v;
   });
 }

@@ -23,7 +23,12 @@ export interface HostRecord {
 function git(repoDir: string, args: string[]): string | null {
   try {
     // safe.directory: the harness runs as root in a checkout another user may own (git refuses that otherwise).
-    return execFileSync('git', ['-c', `safe.directory=${repoDir}`, ...args], { cwd: repoDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10000 }).trim();
+    return execFileSync('git', ['-c', `safe.directory=${repoDir}`, ...args], {
+      cwd: repoDir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 10000,
+    }).trim();
   } catch {
     return null;
   }

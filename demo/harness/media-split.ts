@@ -56,7 +56,11 @@ function sendingInterval(r: Record<string, unknown>): { fromS: number; toS: numb
 }
 
 /** Video and audio rates of one origin's access log over [fromS, toS). */
-export function mediaRates(log: ReadonlyArray<Record<string, unknown>>, window: { fromS: number; toS: number }, files: ReadonlyMap<string, MediaKind>): MediaRates {
+export function mediaRates(
+  log: ReadonlyArray<Record<string, unknown>>,
+  window: { fromS: number; toS: number },
+  files: ReadonlyMap<string, MediaKind>,
+): MediaRates {
   const bytes: Record<MediaKind, number> = { video: 0, audio: 0 };
   let records = 0;
   for (const r of log) {

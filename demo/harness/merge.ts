@@ -93,11 +93,14 @@ export function checkSameCommit(inputs: readonly Input[]): string[] {
     see(input.manifest.source, input.dir);
     for (const spec of input.manifest.plan.runs) {
       const rec = readRunRecord(path.join(input.dir, spec.dir));
-      if (rec?.host && 'commit' in rec.host) see({ commit: rec.host.commit ?? null, dirty: rec.host.dirty ?? null }, path.join(input.dir, spec.dir));
+      if (rec?.host && 'commit' in rec.host)
+        see({ commit: rec.host.commit ?? null, dirty: rec.host.dirty ?? null }, path.join(input.dir, spec.dir));
     }
   }
   if (byCommit.size > 1) {
-    const lines = [...byCommit.entries()].map(([c, where]) => `${c.slice(0, 12)}: ${where.slice(0, 3).join(', ')}${where.length > 3 ? ` (+${where.length - 3} more)` : ''}`);
+    const lines = [...byCommit.entries()].map(
+      ([c, where]) => `${c.slice(0, 12)}: ${where.slice(0, 3).join(', ')}${where.length > 3 ? ` (+${where.length - 3} more)` : ''}`,
+    );
     throw new Error(`cannot merge: the folders were made from different commits — ${lines.join('; ')}`);
   }
   return [...new Set(notes)];
@@ -134,7 +137,8 @@ function prepareOut(outDir: string, hash: string, inputs: readonly Input[]): voi
     old = null;
   }
   if (!old || !old.merged) throw new Error(`--out ${outDir} is not empty and not an earlier merge: choose another folder`);
-  if (planHashOf(old) !== hash) throw new Error(`--out ${outDir} holds a merge of another plan (hash ${planHashOf(old)}): choose another folder`);
+  if (planHashOf(old) !== hash)
+    throw new Error(`--out ${outDir} holds a merge of another plan (hash ${planHashOf(old)}): choose another folder`);
   rmSync(path.join(outDir, 'runs'), { recursive: true, force: true });
 }
 
@@ -150,7 +154,9 @@ export function mergeResults(dirs: readonly string[], outDir: string): MergeResu
     const recorded = i.manifest.shard?.planHash ?? i.manifest.planHash;
     const rebuilt = planHash(fullPlanOf(i.manifest));
     if (recorded !== undefined && recorded !== rebuilt) {
-      throw new Error(`cannot merge: ${i.dir}/ab.json records plan hash ${recorded} but its plan rebuilds to ${rebuilt} (edited by hand, or written by another version of the harness)`);
+      throw new Error(
+        `cannot merge: ${i.dir}/ab.json records plan hash ${recorded} but its plan rebuilds to ${rebuilt} (edited by hand, or written by another version of the harness)`,
+      );
     }
   }
   checkSamePlan(inputs);
@@ -177,7 +183,9 @@ export function mergeResults(dirs: readonly string[], outDir: string): MergeResu
   const copied = new Map<string, string>();
   const duplicates: Array<{ dir: string; in: string[] }> = [];
   for (const spec of full.runs) {
-    const holders = inputs.filter((i) => i.manifest.plan.runs.some((r) => r.dir === spec.dir) && existsSync(path.join(i.dir, spec.dir, 'run.json')));
+    const holders = inputs.filter(
+      (i) => i.manifest.plan.runs.some((r) => r.dir === spec.dir) && existsSync(path.join(i.dir, spec.dir, 'run.json')),
+    );
     if (holders.length === 0) continue;
     if (holders.length > 1) duplicates.push({ dir: spec.dir, in: holders.map((h) => h.dir) });
     const ok = holders.find((h) => readRunRecord(path.join(h.dir, spec.dir))?.status === 'ok');
@@ -198,7 +206,12 @@ export function mergeResults(dirs: readonly string[], outDir: string): MergeResu
     pageQuery: first.manifest.pageQuery,
     chromiumArgs: [...first.manifest.chromiumArgs],
     planHash: hash,
-    source: sources[0] ? { commit: sources[0].commit, dirty: sources.some((s) => s.dirty === true) ? true : sources.every((s) => s.dirty === false) ? false : null } : { commit: null, dirty: null },
+    source: sources[0]
+      ? {
+          commit: sources[0].commit,
+          dirty: sources.some((s) => s.dirty === true) ? true : sources.every((s) => s.dirty === false) ? false : null,
+        }
+      : { commit: null, dirty: null },
     merged,
   };
   writeManifest(outDir, manifest);

@@ -146,14 +146,25 @@ export function parsePlayers(text: string, defaultAbr: string): PlayerSpec[] {
     const q = item.indexOf('?');
     const base = q < 0 ? item : item.slice(0, q);
     const query = q < 0 ? '' : item.slice(q + 1);
-    if (q >= 0 && (query === '' || /[#\s]/.test(query) || [...new URLSearchParams(query).keys()].some((k) => k === '' || ['mode', 'abr', 'set', 'layout'].includes(k)))) {
-      throw new UsageError(`--players: ${JSON.stringify(item)}: the part after ? must be a page query such as sxswitch=immediate (not mode, abr, set or layout)`);
+    if (
+      q >= 0 &&
+      (query === '' ||
+        /[#\s]/.test(query) ||
+        [...new URLSearchParams(query).keys()].some((k) => k === '' || ['mode', 'abr', 'set', 'layout'].includes(k)))
+    ) {
+      throw new UsageError(
+        `--players: ${JSON.stringify(item)}: the part after ? must be a page query such as sxswitch=immediate (not mode, abr, set or layout)`,
+      );
     }
     const [mode, abr, extra] = base.split('/');
     if (extra !== undefined) throw new UsageError(`--players: ${JSON.stringify(item)} should be MODE, MODE/ABR or either with ?QUERY`);
-    if (!MODES.includes(mode as string)) throw new UsageError(`--players: unknown mode ${JSON.stringify(mode)} in ${JSON.stringify(item)}; modes are ${MODES.join(', ')}`);
+    if (!MODES.includes(mode as string))
+      throw new UsageError(`--players: unknown mode ${JSON.stringify(mode)} in ${JSON.stringify(item)}; modes are ${MODES.join(', ')}`);
     const chosenAbr = abr ?? defaultAbr;
-    if (!ABR.test(chosenAbr)) throw new UsageError(`--players: unknown ABR preset ${JSON.stringify(chosenAbr)} in ${JSON.stringify(item)}; presets are dash-default, buffer, bw-<percent>`);
+    if (!ABR.test(chosenAbr))
+      throw new UsageError(
+        `--players: unknown ABR preset ${JSON.stringify(chosenAbr)} in ${JSON.stringify(item)}; presets are dash-default, buffer, bw-<percent>`,
+      );
     const label = (abr === undefined ? (mode as string) : `${mode}/${abr}`) + (query ? `?${query}` : '');
     if (out.some((p) => p.label === label)) throw new UsageError(`--players: ${JSON.stringify(label)} is listed twice`);
     out.push(query ? { label, mode: mode as string, abr: chosenAbr, query } : { label, mode: mode as string, abr: chosenAbr });
@@ -163,7 +174,8 @@ export function parsePlayers(text: string, defaultAbr: string): PlayerSpec[] {
 
 /** ABR presets the page accepts. */
 export function checkAbr(text: string): string {
-  if (!ABR.test(text)) throw new UsageError(`--abr: unknown preset ${JSON.stringify(text)}; presets are dash-default, buffer, bw-<percent>`);
+  if (!ABR.test(text))
+    throw new UsageError(`--abr: unknown preset ${JSON.stringify(text)}; presets are dash-default, buffer, bw-<percent>`);
   return text;
 }
 
@@ -211,7 +223,8 @@ export function buildPlan(options: PlanOptions): Plan {
   if (options.together && players.length >= 2) variants.push({ kind: 'together', name: 'together', players: [...players] });
   if (options.control) variants.push({ kind: 'control', name: 'control', players: [] });
   const names = new Set(variants.map((v) => v.name));
-  if (names.size !== variants.length) throw new UsageError(`two variants share a directory name: ${variants.map((v) => v.name).join(', ')}`);
+  if (names.size !== variants.length)
+    throw new UsageError(`two variants share a directory name: ${variants.map((v) => v.name).join(', ')}`);
   return { settings: options.settings, conditions: [...conditions], variants, repeats, runs: enumerateRuns(conditions, variants, repeats) };
 }
 

@@ -62,7 +62,15 @@ export class PlayerSession {
       session.pageErrors.push(message);
       session.write({ kind: 'pageerror', t: Date.now() / 1000, message });
     });
-    session.write({ kind: 'open', t: Date.now() / 1000, url: options.url, label: options.label, port: options.port, mode: options.mode, abr: options.abr });
+    session.write({
+      kind: 'open',
+      t: Date.now() / 1000,
+      url: options.url,
+      label: options.label,
+      port: options.port,
+      mode: options.mode,
+      abr: options.abr,
+    });
     // Navigation finishes in the background: the page loads through the bottleneck.
     page.goto(options.url, { waitUntil: 'domcontentloaded', timeout: 120000 }).catch((err: Error) => {
       if (!session.closed) session.write({ kind: 'poll-error', t: Date.now() / 1000, message: `navigation: ${err.message}` });
@@ -78,7 +86,8 @@ export class PlayerSession {
     if (level === 'debug' || this.consoleLines >= MAX_CONSOLE_LINES) return;
     this.consoleLines++;
     this.write({ kind: 'console', t: Date.now() / 1000, level, text: text.slice(0, 2000) });
-    if (this.consoleLines === MAX_CONSOLE_LINES) this.write({ kind: 'console', t: Date.now() / 1000, level: 'info', text: `(harness: console capped at ${MAX_CONSOLE_LINES} lines)` });
+    if (this.consoleLines === MAX_CONSOLE_LINES)
+      this.write({ kind: 'console', t: Date.now() / 1000, level: 'info', text: `(harness: console capped at ${MAX_CONSOLE_LINES} lines)` });
   }
 
   /** Reads the player's stats once and appends them; never overlaps itself; errors are recorded, not thrown. */

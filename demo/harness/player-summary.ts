@@ -150,7 +150,7 @@ function lastAtOrBefore(polls: readonly PlayerLine[], t: number): number {
   return at;
 }
 
-const playbackOf = (p: PlayerLine | undefined): Playback => ((p?.['playback'] ?? {}) as Playback);
+const playbackOf = (p: PlayerLine | undefined): Playback => (p?.['playback'] ?? {}) as Playback;
 
 /**
  * Whether the stall that was in progress at poll i (if any) went on after it:
@@ -256,7 +256,13 @@ export function summarizePlayer(lines: readonly PlayerLine[], window: Window | n
     if (typeof s['url'] === 'string') typeOfUrl.set(s['url'] as string, s['mediaType'] as string);
   }
   const mediaTypeOf = (x: PlayerLine): string | undefined => typeOfTransfer.get(num(x['id']) ?? -1) ?? typeOfUrl.get(String(x['url']));
-  const videoSegments = lines.filter((l) => l.kind === 'segment' && l['mediaType'] === 'video' && l['segmentKind'] !== 'init' && inWindow(num(l['endMs']) !== null ? (num(l['endMs']) as number) / 1000 : l.t));
+  const videoSegments = lines.filter(
+    (l) =>
+      l.kind === 'segment' &&
+      l['mediaType'] === 'video' &&
+      l['segmentKind'] !== 'init' &&
+      inWindow(num(l['endMs']) !== null ? (num(l['endMs']) as number) / 1000 : l.t),
+  );
   // A transfer counts in the window if it was running during it (long expanded ranges span minutes).
   const overlaps = (x: PlayerLine): boolean => {
     if (window === null) return true;

@@ -74,7 +74,13 @@ export class Progress {
 
   private state(): ProgressState {
     const overheadS = this.overheads.length > 0 ? this.overheads.reduce((a, b) => a + b, 0) / this.overheads.length : INITIAL_OVERHEAD_S;
-    return { scheduleS: this.scheduleS, done: this.done, currentElapsedS: this.currentElapsedS, overheadS, elapsedS: (this.now() - this.startMs) / 1000 };
+    return {
+      scheduleS: this.scheduleS,
+      done: this.done,
+      currentElapsedS: this.currentElapsedS,
+      overheadS,
+      elapsedS: (this.now() - this.startMs) / 1000,
+    };
   }
 
   private draw(force: boolean): void {

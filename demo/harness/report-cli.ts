@@ -43,7 +43,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     }
     const out = args.values.get('out');
     if (args.positionals.length === 0) throw new UsageError('expected a results folder (or several with --out MERGED)');
-    if (args.positionals.length > 1 && out === undefined) throw new UsageError(`${args.positionals.length} results folders: give --out MERGED for the merged folder`);
+    if (args.positionals.length > 1 && out === undefined)
+      throw new UsageError(`${args.positionals.length} results folders: give --out MERGED for the merged folder`);
     inputs = [...args.positionals];
     dir = out ?? (args.positionals[0] as string);
     merge = out !== undefined;
@@ -53,7 +54,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   try {
     if (merge) {
       const m = mergeResults(inputs, dir);
-      io.stderr.write(`merged ${inputs.length} folder(s) (${m.merged.shards.join(', ')}) into ${dir}: ${m.copied.size} of ${m.manifest.plan.runs.length} run(s)\n`);
+      io.stderr.write(
+        `merged ${inputs.length} folder(s) (${m.merged.shards.join(', ')}) into ${dir}: ${m.copied.size} of ${m.manifest.plan.runs.length} run(s)\n`,
+      );
     }
     const r = buildReport(dir);
     const fair = summaryTables(r.aggregate)[0];

@@ -61,14 +61,20 @@ function renderTableHtml(t: TableModel): string {
   for (const b of t.blocks) {
     out.push('<table>');
     if (b.caption) out.push(`<caption>${escapeHtml(b.caption)}</caption>`);
-    out.push(`<tr>${b.header.map((h, i) => `<th${(TEXT_COLUMNS[t.id] ?? []).includes(i) ? ' class="text"' : ''}>${escapeHtml(h)}</th>`).join('')}</tr>`);
+    out.push(
+      `<tr>${b.header.map((h, i) => `<th${(TEXT_COLUMNS[t.id] ?? []).includes(i) ? ' class="text"' : ''}>${escapeHtml(h)}</th>`).join('')}</tr>`,
+    );
     for (const r of b.rows) {
-      out.push(`<tr>${r.cells.map((c, i) => {
-        const share = r.shares?.[i] ?? null;
-        const style = share !== null ? ` style="background:${fairShareColor(share)}"` : '';
-        const cls = t.id === 'data-plane' && i === 3 ? ' class="wrap"' : (TEXT_COLUMNS[t.id] ?? []).includes(i) ? ' class="text"' : '';
-        return i === 0 ? `<td${cls}>${escapeHtml(c)}</td>` : `<td${style}${cls}>${escapeHtml(c)}</td>`;
-      }).join('')}</tr>`);
+      out.push(
+        `<tr>${r.cells
+          .map((c, i) => {
+            const share = r.shares?.[i] ?? null;
+            const style = share !== null ? ` style="background:${fairShareColor(share)}"` : '';
+            const cls = t.id === 'data-plane' && i === 3 ? ' class="wrap"' : (TEXT_COLUMNS[t.id] ?? []).includes(i) ? ' class="text"' : '';
+            return i === 0 ? `<td${cls}>${escapeHtml(c)}</td>` : `<td${style}${cls}>${escapeHtml(c)}</td>`;
+          })
+          .join('')}</tr>`,
+      );
     }
     out.push('</table>');
   }
@@ -82,15 +88,19 @@ function heatMaps(agg: Aggregate): string {
   const queues = [...new Set(agg.conditions.map((c) => c.queueBytes))].sort((a, b) => a - b);
   if (rates.length * queues.length < 2) return '';
   const maps = agg.columns.map((col) => {
-    const values = queues.map((q) => rates.map((r) => {
-      const cond = agg.conditions.find((c) => c.rateBitsPerSec === r && c.queueBytes === q);
-      return cond ? (cellOf(agg, cond.key, col.key)?.metrics.percentOfFairShare?.median ?? null) : null;
-    }));
-    const notes = queues.map((q) => rates.map((r) => {
-      const cond = agg.conditions.find((c) => c.rateBitsPerSec === r && c.queueBytes === q);
-      const s = cond ? cellOf(agg, cond.key, col.key)?.metrics.percentOfFairShare : undefined;
-      return s && s.n > 1 ? `${s.min.toFixed(0)}–${s.max.toFixed(0)}` : null;
-    }));
+    const values = queues.map((q) =>
+      rates.map((r) => {
+        const cond = agg.conditions.find((c) => c.rateBitsPerSec === r && c.queueBytes === q);
+        return cond ? (cellOf(agg, cond.key, col.key)?.metrics.percentOfFairShare?.median ?? null) : null;
+      }),
+    );
+    const notes = queues.map((q) =>
+      rates.map((r) => {
+        const cond = agg.conditions.find((c) => c.rateBitsPerSec === r && c.queueBytes === q);
+        const s = cond ? cellOf(agg, cond.key, col.key)?.metrics.percentOfFairShare : undefined;
+        return s && s.n > 1 ? `${s.min.toFixed(0)}–${s.max.toFixed(0)}` : null;
+      }),
+    );
     return heatMap({
       title: `${columnTitle(col)}: % of fair share`,
       rowLabels: queues.map(bytesLabel),
@@ -127,17 +137,29 @@ function runCharts(run: RunSummary): string {
   let bi = 0;
   const colorOf = new Map<string, string>();
   for (const f of run.flows.length > 0 ? run.flows : Object.keys(p.throughput).map((id) => ({ id, label: id, role: 'bulk' as const }))) {
-    const c = f.role === 'player' ? PLAYER_COLORS[pi++ % PLAYER_COLORS.length] : f.role === 'control' ? CONTROL_COLOR : BULK_COLORS[bi++ % BULK_COLORS.length];
+    const c =
+      f.role === 'player'
+        ? PLAYER_COLORS[pi++ % PLAYER_COLORS.length]
+        : f.role === 'control'
+          ? CONTROL_COLOR
+          : BULK_COLORS[bi++ % BULK_COLORS.length];
     colorOf.set(f.id, c as string);
     const tp = p.throughput[f.id] ?? [];
     const sm = smooth(tp, k);
-    series.push({ name: `${f.label} throughput`, color: c as string, points: p.t.map((t, i) => [t + p.binS / 2, (sm[i] ?? 0) / 1e6] as const), width: 1.8 });
+    series.push({
+      name: `${f.label} throughput`,
+      color: c as string,
+      points: p.t.map((t, i) => [t + p.binS / 2, (sm[i] ?? 0) / 1e6] as const),
+      width: 1.8,
+    });
   }
   run.players.forEach((pl, i) => {
     series.push({
       name: `${pl.label} bitrate (ABR choice)`,
       color: BITRATE_COLORS[i % BITRATE_COLORS.length] as string,
-      points: pl.series.t.map((t, j) => [t - p.startS, pl.series.bitrateBps[j] == null ? null : (pl.series.bitrateBps[j] as number) / 1e6] as const),
+      points: pl.series.t.map(
+        (t, j) => [t - p.startS, pl.series.bitrateBps[j] == null ? null : (pl.series.bitrateBps[j] as number) / 1e6] as const,
+      ),
       dash: '5 3',
       step: true,
       width: 1.4,
@@ -150,50 +172,67 @@ function runCharts(run: RunSummary): string {
   if (run.window && both) bands.push({ from: both.fromS, to: run.window.fromS - p.startS, color: '#eeeeee', label: 'warm-up (discarded)' });
   // Band labels only on the first chart: they would cover the lines of the smaller ones.
   const unlabelled = bands.map((b) => ({ from: b.from, to: b.to, color: b.color }));
-  const hLines = run.window && run.fairShareBitsPerSec !== null
-    ? [{ y: run.fairShareBitsPerSec / 1e6, label: `fair share ${mbit(run.fairShareBitsPerSec)} Mbit/s`, color: '#777', fromX: run.window.fromS - p.startS, toX: run.window.toS - p.startS }]
-    : [];
+  const hLines =
+    run.window && run.fairShareBitsPerSec !== null
+      ? [
+          {
+            y: run.fairShareBitsPerSec / 1e6,
+            label: `fair share ${mbit(run.fairShareBitsPerSec)} Mbit/s`,
+            color: '#777',
+            fromX: run.window.fromS - p.startS,
+            toX: run.window.toS - p.startS,
+          },
+        ]
+      : [];
   const charts: string[] = [];
-  charts.push(lineChart({
-    title: `Throughput per flow (${SMOOTH_S} s average) and video bitrate`,
-    xLabel: 'time since start, s',
-    yLabel: 'Mbit/s',
-    series,
-    hLines,
-    bands,
-    xMin: 0,
-    xMax,
-    yMax: (run.rateBitsPerSec / 1e6) * 1.1,
-    height: 270,
-  }));
-  if (run.players.length > 0) {
-    charts.push(lineChart({
-      title: 'Video buffer level',
+  charts.push(
+    lineChart({
+      title: `Throughput per flow (${SMOOTH_S} s average) and video bitrate`,
       xLabel: 'time since start, s',
-      yLabel: 'seconds',
-      series: run.players.map((pl, i) => ({
-        name: pl.label,
-        color: PLAYER_COLORS[i % PLAYER_COLORS.length] as string,
-        points: pl.series.t.map((t, j) => [t - p.startS, pl.series.bufferS[j] ?? null] as const),
-      })),
-      bands: unlabelled,
+      yLabel: 'Mbit/s',
+      series,
+      hLines,
+      bands,
       xMin: 0,
       xMax,
-      height: 200,
-    }));
+      yMax: (run.rateBitsPerSec / 1e6) * 1.1,
+      height: 270,
+    }),
+  );
+  if (run.players.length > 0) {
+    charts.push(
+      lineChart({
+        title: 'Video buffer level',
+        xLabel: 'time since start, s',
+        yLabel: 'seconds',
+        series: run.players.map((pl, i) => ({
+          name: pl.label,
+          color: PLAYER_COLORS[i % PLAYER_COLORS.length] as string,
+          points: pl.series.t.map((t, j) => [t - p.startS, pl.series.bufferS[j] ?? null] as const),
+        })),
+        bands: unlabelled,
+        xMin: 0,
+        xMax,
+        height: 200,
+      }),
+    );
   }
   if (p.queueT.length > 0) {
-    charts.push(lineChart({
-      title: `Bottleneck queue backlog (limit ${bytesLabel(run.queueBytes)})`,
-      xLabel: 'time since start, s',
-      yLabel: 'KB',
-      series: [{ name: 'backlog', color: '#7f7f7f', points: p.queueT.map((t, i) => [t, (p.queueBytes[i] ?? 0) / 1024] as const), width: 1.2 }],
-      bands: unlabelled,
-      xMin: 0,
-      xMax,
-      yMax: (run.queueBytes / 1024) * 1.1,
-      height: 170,
-    }));
+    charts.push(
+      lineChart({
+        title: `Bottleneck queue backlog (limit ${bytesLabel(run.queueBytes)})`,
+        xLabel: 'time since start, s',
+        yLabel: 'KB',
+        series: [
+          { name: 'backlog', color: '#7f7f7f', points: p.queueT.map((t, i) => [t, (p.queueBytes[i] ?? 0) / 1024] as const), width: 1.2 },
+        ],
+        bands: unlabelled,
+        xMin: 0,
+        xMax,
+        yMax: (run.queueBytes / 1024) * 1.1,
+        height: 170,
+      }),
+    );
   }
   return `<div class="charts">${charts.join('')}</div>`;
 }
@@ -204,27 +243,47 @@ function runHead(run: RunSummary): string {
   if (!run.window) bits.push(`<span class="bad">no window: ${escapeHtml(run.windowProblem ?? '?')}</span>`);
   for (const f of run.flows) bits.push(`${escapeHtml(f.label)} ${f.percentOfFairShare.toFixed(1)}%`);
   for (const p of run.players) {
-    bits.push(`${escapeHtml(p.label)}: ${p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps)} Mbit/s, ${stallLabel(p.rebufferCount, p.rebufferS)}, mode ${escapeHtml(p.mode ?? '?')}`);
+    bits.push(
+      `${escapeHtml(p.label)}: ${p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps)} Mbit/s, ${stallLabel(p.rebufferCount, p.rebufferS)}, mode ${escapeHtml(p.mode ?? '?')}`,
+    );
   }
   if (run.window) bits.push(`window ${run.window.durationS.toFixed(0)} s`);
   return bits.join(' · ');
 }
 
 function runDetails(run: RunSummary, open: boolean): string {
-  const warnings = run.warnings.length > 0 ? `<ul class="problems">${run.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>` : '';
-  const players = run.players.map((p) => `<li>${escapeHtml(p.label)}: asked ${escapeHtml(p.requestedMode ?? '?')}, ran <b>${escapeHtml(p.mode ?? '?')}</b> (${escapeHtml(p.modeReason ?? '')}); ` +
-    `startup ${p.startupDelayS === null ? '–' : p.startupDelayS.toFixed(1)} s; switches ${p.switches ?? '–'} rendered / ${p.downloadSwitches ?? '–'} downloaded (${p.videoSegments} video segments); ` +
-    `video transfers ${p.transfers.videoCount} (median ${cellText(p.transfers.videoBytes, 2, 1 / (1024 * 1024))} MB, model chunk ${cellText(p.transfers.targetChunkBytes, 2, 1 / (1024 * 1024))} MB, cancelled ${p.transfers.cancelled}); ` +
-    (p.transfers.trains > 0 ? `trains ${p.transfers.trains} (median ${cellText(p.transfers.trainBytes, 2, 1 / (1024 * 1024))} MB); ` : '') +
-    `RTT estimate ${cellText(p.estimates.rttMs, 0)} ms</li>`).join('');
-  const tcp = Object.entries(run.tcp).map(([port, t]) => `<li>port ${escapeHtml(port)}: ${t.connections} connection(s), cwnd ${cellText(t.cwnd, 0)}, RTT ${cellText(t.rttMs, 0)} ms, ${escapeHtml(t.congestionControls.join(','))}, ${t.retransmits} retransmits</li>`).join('');
+  const warnings =
+    run.warnings.length > 0 ? `<ul class="problems">${run.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>` : '';
+  const players = run.players
+    .map(
+      (p) =>
+        `<li>${escapeHtml(p.label)}: asked ${escapeHtml(p.requestedMode ?? '?')}, ran <b>${escapeHtml(p.mode ?? '?')}</b> (${escapeHtml(p.modeReason ?? '')}); ` +
+        `startup ${p.startupDelayS === null ? '–' : p.startupDelayS.toFixed(1)} s; switches ${p.switches ?? '–'} rendered / ${p.downloadSwitches ?? '–'} downloaded (${p.videoSegments} video segments); ` +
+        `video transfers ${p.transfers.videoCount} (median ${cellText(p.transfers.videoBytes, 2, 1 / (1024 * 1024))} MB, model chunk ${cellText(p.transfers.targetChunkBytes, 2, 1 / (1024 * 1024))} MB, cancelled ${p.transfers.cancelled}); ` +
+        (p.transfers.trains > 0
+          ? `trains ${p.transfers.trains} (median ${cellText(p.transfers.trainBytes, 2, 1 / (1024 * 1024))} MB); `
+          : '') +
+        `RTT estimate ${cellText(p.estimates.rttMs, 0)} ms</li>`,
+    )
+    .join('');
+  const tcp = Object.entries(run.tcp)
+    .map(
+      ([port, t]) =>
+        `<li>port ${escapeHtml(port)}: ${t.connections} connection(s), cwnd ${cellText(t.cwnd, 0)}, RTT ${cellText(t.rttMs, 0)} ms, ${escapeHtml(t.congestionControls.join(','))}, ${t.retransmits} retransmits</li>`,
+    )
+    .join('');
   return `<details${open ? ' open' : ''}><summary class="run-head">${runHead(run)}</summary>
 ${runCharts(run)}
 <ul>${players}${tcp}<li>queue backlog ${cellText(run.queue.backlogBytes, 0, 1 / 1024)} KB, ${run.queue.drops} drops in the window; total ${run.totalBitsPerSec === null ? '–' : mbit(run.totalBitsPerSec, 3)} Mbit/s (${run.utilization === null ? '–' : (run.utilization * 100).toFixed(1)}% of the rate)</li></ul>
 ${warnings}<p class="note">Raw data: <code>${escapeHtml(run.dir)}/</code></p></details>`;
 }
 
-export function buildReportHtml(manifest: AbManifest, agg: Aggregate, runs: readonly RunSummary[], gaps: ReportGaps = { missing: [], unreadable: [] }): string {
+export function buildReportHtml(
+  manifest: AbManifest,
+  agg: Aggregate,
+  runs: readonly RunSummary[],
+  gaps: ReportGaps = { missing: [], unreadable: [] },
+): string {
   const names = [...new Set(agg.columns.map((c) => c.flow))].filter((n) => n !== 'control');
   const title = `A/B evaluation: ${names.join(' vs ') || 'control only'}`;
   const tables = summaryTables(agg);
@@ -235,10 +294,19 @@ export function buildReportHtml(manifest: AbManifest, agg: Aggregate, runs: read
   if (first) sections.push(renderTableHtml(first));
   sections.push(heatMaps(agg));
   const wide = new Set(['data-plane']);
-  sections.push(`<div class="cards">${tables.slice(1).filter((t) => !wide.has(t.id)).map(renderTableHtml).join('\n')}</div>`);
+  sections.push(
+    `<div class="cards">${tables
+      .slice(1)
+      .filter((t) => !wide.has(t.id))
+      .map(renderTableHtml)
+      .join('\n')}</div>`,
+  );
   for (const t of tables.slice(1).filter((x) => wide.has(x.id))) sections.push(renderTableHtml(t));
-  if (problems.length > 0) sections.push(`<h2 id="problems">Problems</h2><ul class="problems">${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>`);
-  sections.push('<h2 id="runs">Runs</h2><p class="note">Each run: throughput of every flow on the wire after the bottleneck with the fair-share line over the measured window, the video bitrate (dashed), buffer levels and the bottleneck queue. Click a run to open it.</p>');
+  if (problems.length > 0)
+    sections.push(`<h2 id="problems">Problems</h2><ul class="problems">${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>`);
+  sections.push(
+    '<h2 id="runs">Runs</h2><p class="note">Each run: throughput of every flow on the wire after the bottleneck with the fair-share line over the measured window, the video bitrate (dashed), buffer levels and the bottleneck queue. Click a run to open it.</p>',
+  );
   let firstOfCondition = true;
   for (const r of byRate(agg)) {
     for (const q of r.queues) {

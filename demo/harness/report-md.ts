@@ -22,7 +22,13 @@ function renderTable(t: TableModel): string {
   if (t.note) out.push(t.note, '');
   for (const b of t.blocks) {
     if (b.caption) out.push(`**${b.caption}**`, '');
-    out.push(mdTable(b.header, b.rows.map((r) => r.cells)), '');
+    out.push(
+      mdTable(
+        b.header,
+        b.rows.map((r) => r.cells),
+      ),
+      '',
+    );
   }
   return out.join('\n');
 }
@@ -31,7 +37,8 @@ function renderTable(t: TableModel): string {
 export function settingsSentence(manifest: AbManifest): string {
   const s = manifest.plan.settings;
   const n = manifest.plan.repeats;
-  return `Bottleneck: tbf on the router's downstream; server congestion control ${s.congestionControl}` +
+  return (
+    `Bottleneck: tbf on the router's downstream; server congestion control ${s.congestionControl}` +
     `${s.delayMs > 0 ? `, ${s.delayMs} ms propagation delay each way` : ', no added propagation delay'}` +
     `, slow start after idle ${s.slowStartAfterIdle ? 'on' : 'off'}` +
     `${s.origin === undefined ? '' : `; the players' origin is ${s.origin === 'h2' ? 'ours over HTTPS + HTTP/2' : s.origin === 'nginx-h2' ? 'nginx over HTTPS + HTTP/2' : 'nginx'}`}. ` +
@@ -41,14 +48,16 @@ export function settingsSentence(manifest: AbManifest): string {
     `${durationLabel(s.measureS)} measured. ${n} repeat${n === 1 ? '' : 's'}. ` +
     'Fair share = total measured throughput ÷ number of flows (paper §V-A), measured on the wire after the bottleneck ' +
     '(TCP payload, 100 ms bins per server port). Each player ran alone against the bulk flows under identical conditions; ' +
-    '"control" is one more bulk flow in the video\'s place (bulk vs bulk).';
+    '"control" is one more bulk flow in the video\'s place (bulk vs bulk).'
+  );
 }
 
 /** Where the results come from: commit, plan hash, shard or merge. */
 export function provenanceSentence(manifest: AbManifest): string {
   const parts = [`Source: ${describeSource(manifest.source)}`];
   if (manifest.planHash) parts.push(`plan hash ${manifest.planHash}`);
-  if (manifest.shard) parts.push(`shard ${formatShard(manifest.shard)} of a ${manifest.shard.planRuns}-run plan (hash ${manifest.shard.planHash})`);
+  if (manifest.shard)
+    parts.push(`shard ${formatShard(manifest.shard)} of a ${manifest.shard.planRuns}-run plan (hash ${manifest.shard.planHash})`);
   if (manifest.merged) parts.push(`merged from ${manifest.merged.from.length} folder(s) (${manifest.merged.shards.join(', ')})`);
   return `${parts.join('; ')}.`;
 }
@@ -74,15 +83,24 @@ export interface ReportGaps {
 
 /** Problem lines for the report: cells' problems, unreadable runs, runs not made. */
 export function problemLines(agg: Aggregate, gaps: ReportGaps): string[] {
-  return [...new Set([
-    ...agg.cells.flatMap((c) => c.problems.map((p) => `${c.conditionKey} ${c.column}: ${p}`)),
-    ...gaps.unreadable.map((u) => `${u.dir}: unreadable: ${u.error}`),
-    ...(gaps.notes ?? []),
-    ...(gaps.missing.length > 0 ? [`${gaps.missing.length} planned run(s) not made: ${gaps.missing.slice(0, 5).join(', ')}${gaps.missing.length > 5 ? ', …' : ''}`] : []),
-  ])];
+  return [
+    ...new Set([
+      ...agg.cells.flatMap((c) => c.problems.map((p) => `${c.conditionKey} ${c.column}: ${p}`)),
+      ...gaps.unreadable.map((u) => `${u.dir}: unreadable: ${u.error}`),
+      ...(gaps.notes ?? []),
+      ...(gaps.missing.length > 0
+        ? [`${gaps.missing.length} planned run(s) not made: ${gaps.missing.slice(0, 5).join(', ')}${gaps.missing.length > 5 ? ', …' : ''}`]
+        : []),
+    ]),
+  ];
 }
 
-export function buildSummaryMarkdown(manifest: AbManifest, agg: Aggregate, runs: readonly RunSummary[], gaps: ReportGaps = { missing: [], unreadable: [] }): string {
+export function buildSummaryMarkdown(
+  manifest: AbManifest,
+  agg: Aggregate,
+  runs: readonly RunSummary[],
+  gaps: ReportGaps = { missing: [], unreadable: [] },
+): string {
   const names = [...new Set(agg.columns.map((c) => c.flow))].filter((n) => n !== 'control');
   const out: string[] = [];
   out.push(`# A/B evaluation: ${names.join(' vs ') || 'control only'}`, '');
@@ -95,16 +113,24 @@ export function buildSummaryMarkdown(manifest: AbManifest, agg: Aggregate, runs:
   const problems = problemLines(agg, gaps).map((p) => `- ${p}`);
   if (problems.length > 0) out.push('## Problems', '', ...problems, '');
   out.push('## Runs', '');
-  out.push(mdTable(['run', 'status', 'window', 'total Mbit/s', 'flows: % of fair share', 'bitrate Mbit/s', 'stalls in the window'], runs.map((r) => [
-    `[${r.dir}](${r.dir}/)`,
-    r.status + (r.error ? `: ${r.error}` : ''),
-    r.window ? `${r.window.durationS.toFixed(0)} s` : `none (${r.windowProblem ?? '?'})`,
-    r.totalBitsPerSec === null ? '–' : mbit(r.totalBitsPerSec, 3),
-    r.flows.map((f) => `${f.label} ${f.percentOfFairShare.toFixed(1)}`).join(', ') || '–',
-    r.players.map((p) => (p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps))).join(', ') || '–',
-    r.players.map((p) => stallLabel(p.rebufferCount, p.rebufferS)).join('; ') || '–',
-  ])));
+  out.push(
+    mdTable(
+      ['run', 'status', 'window', 'total Mbit/s', 'flows: % of fair share', 'bitrate Mbit/s', 'stalls in the window'],
+      runs.map((r) => [
+        `[${r.dir}](${r.dir}/)`,
+        r.status + (r.error ? `: ${r.error}` : ''),
+        r.window ? `${r.window.durationS.toFixed(0)} s` : `none (${r.windowProblem ?? '?'})`,
+        r.totalBitsPerSec === null ? '–' : mbit(r.totalBitsPerSec, 3),
+        r.flows.map((f) => `${f.label} ${f.percentOfFairShare.toFixed(1)}`).join(', ') || '–',
+        r.players.map((p) => (p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps))).join(', ') || '–',
+        r.players.map((p) => stallLabel(p.rebufferCount, p.rebufferS)).join('; ') || '–',
+      ]),
+    ),
+  );
   out.push('');
-  out.push('Raw data per run: `run.json`, `wire.jsonl` (bytes per 100 ms per server port), `player-<port>.jsonl` (stats once a second, every segment and transfer), `ss.jsonl`, `qdisc.jsonl`, `bulk-<port>.jsonl`, `origin-<port>.log`, `browser.log`. Rebuild the reports with `npx sprint report <dir>`.', '');
+  out.push(
+    'Raw data per run: `run.json`, `wire.jsonl` (bytes per 100 ms per server port), `player-<port>.jsonl` (stats once a second, every segment and transfer), `ss.jsonl`, `qdisc.jsonl`, `bulk-<port>.jsonl`, `origin-<port>.log`, `browser.log`. Rebuild the reports with `npx sprint report <dir>`.',
+    '',
+  );
   return out.join('\n');
 }

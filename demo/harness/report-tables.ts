@@ -43,7 +43,12 @@ export function byRate(agg: Aggregate): Array<{ rate: number; queues: Array<{ ke
   return out;
 }
 
-function perRate(agg: Aggregate, columns: readonly Column[], text: (cell: Cell | undefined) => string, share?: MetricName): TableModel['blocks'] {
+function perRate(
+  agg: Aggregate,
+  columns: readonly Column[],
+  text: (cell: Cell | undefined) => string,
+  share?: MetricName,
+): TableModel['blocks'] {
   return byRate(agg).map((r) => ({
     caption: rateLabel(r.rate),
     header: ['queue', ...columns.map(columnTitle)],
@@ -57,7 +62,10 @@ function perRate(agg: Aggregate, columns: readonly Column[], text: (cell: Cell |
   }));
 }
 
-const metric = (m: MetricName, digits: number, scale = 1) => (cell: Cell | undefined): string => cellText(cell?.metrics[m], digits, scale);
+const metric =
+  (m: MetricName, digits: number, scale = 1) =>
+  (cell: Cell | undefined): string =>
+    cellText(cell?.metrics[m], digits, scale);
 
 export function summaryTables(agg: Aggregate): TableModel[] {
   const all = agg.columns;
@@ -66,27 +74,41 @@ export function summaryTables(agg: Aggregate): TableModel[] {
   tables.push({
     id: 'fair-share',
     title: 'Video % of fair share (paper Fig. 6)',
-    note: 'Median [min–max] over the repeats. 100 = exactly the fair share; the control column is a bulk flow in the video\'s place.',
+    note: "Median [min–max] over the repeats. 100 = exactly the fair share; the control column is a bulk flow in the video's place.",
     blocks: perRate(agg, all, metric('percentOfFairShare', 1), 'percentOfFairShare'),
   });
   if (players.length > 0) {
     tables.push({
       id: 'video-only-share',
       title: 'Video bytes alone, % of fair share',
-      note: 'The table above counts everything a player\'s port carried on the wire: its video and its audio (dash.js fetches audio on a connection of its own, in every mode). Here only the video segments\' bytes count (the origin\'s access log, spread over the time each response was sent), against the same fair share: the paper\'s "video flow".',
+      note: "The table above counts everything a player's port carried on the wire: its video and its audio (dash.js fetches audio on a connection of its own, in every mode). Here only the video segments' bytes count (the origin's access log, spread over the time each response was sent), against the same fair share: the paper's \"video flow\".",
       blocks: perRate(agg, players, metric('videoOnlyPercentOfFairShare', 1), 'videoOnlyPercentOfFairShare'),
     });
   }
   tables.push({
     id: 'bulk-share',
-    title: 'Bulk flows\' % of fair share',
-    note: 'Mean over the bulk flows of each run; above 100 means the bulk flows took part of the video\'s share.',
+    title: "Bulk flows' % of fair share",
+    note: "Mean over the bulk flows of each run; above 100 means the bulk flows took part of the video's share.",
     blocks: perRate(agg, all, metric('bulkPercentOfFairShare', 1), 'bulkPercentOfFairShare'),
   });
   if (players.length > 0) {
-    tables.push({ id: 'bitrate', title: 'Video bitrate, Mbit/s', note: 'Median nominal bitrate of the video segments downloaded in the measured window (paper Fig. 7).', blocks: perRate(agg, players, metric('bitrateBps', 2, 1e-6)) });
-    tables.push({ id: 'bitrate-share', title: 'Video bitrate as % of fair share', note: 'Paper Fig. 11\'s red line: how much of the fair share the ABR turned into video quality.', blocks: perRate(agg, players, metric('bitratePercentOfFairShare', 1)) });
-    tables.push({ id: 'rebuffers', title: 'Rebuffers in the measured window: count / seconds', blocks: perRate(agg, players, (c) => `${cellText(c?.metrics.rebufferCount, 0)} / ${cellText(c?.metrics.rebufferS, 1)} s`) });
+    tables.push({
+      id: 'bitrate',
+      title: 'Video bitrate, Mbit/s',
+      note: 'Median nominal bitrate of the video segments downloaded in the measured window (paper Fig. 7).',
+      blocks: perRate(agg, players, metric('bitrateBps', 2, 1e-6)),
+    });
+    tables.push({
+      id: 'bitrate-share',
+      title: 'Video bitrate as % of fair share',
+      note: "Paper Fig. 11's red line: how much of the fair share the ABR turned into video quality.",
+      blocks: perRate(agg, players, metric('bitratePercentOfFairShare', 1)),
+    });
+    tables.push({
+      id: 'rebuffers',
+      title: 'Rebuffers in the measured window: count / seconds',
+      blocks: perRate(agg, players, (c) => `${cellText(c?.metrics.rebufferCount, 0)} / ${cellText(c?.metrics.rebufferS, 1)} s`),
+    });
     tables.push({
       id: 'switches',
       title: 'Bitrate switches in the measured window: rendered / downloaded',
@@ -99,11 +121,23 @@ export function summaryTables(agg: Aggregate): TableModel[] {
     id: 'unfairness',
     title: 'Unfairness √(1 − JFI) over all flows of a run (paper Table I)',
     note: 'Lower is fairer; the control column is bulk vs bulk.',
-    blocks: perRate(agg, all.filter((c) => c.kind !== 'together'), metric('unfairnessAll', 3)),
+    blocks: perRate(
+      agg,
+      all.filter((c) => c.kind !== 'together'),
+      metric('unfairnessAll', 3),
+    ),
   });
   const together = all.filter((c) => c.kind === 'together');
   if (together.length > 0) {
-    tables.push({ id: 'unfairness-video', title: 'Unfairness √(1 − JFI) between the video flows (together runs)', blocks: perRate(agg, together.slice(0, 1).map((c) => ({ ...c, flow: 'players' })), metric('unfairnessVideo', 3)) });
+    tables.push({
+      id: 'unfairness-video',
+      title: 'Unfairness √(1 − JFI) between the video flows (together runs)',
+      blocks: perRate(
+        agg,
+        together.slice(0, 1).map((c) => ({ ...c, flow: 'players' })),
+        metric('unfairnessVideo', 3),
+      ),
+    });
   }
   const rows: Array<{ cells: string[] }> = [];
   for (const cell of agg.cells) {
@@ -129,8 +163,26 @@ export function summaryTables(agg: Aggregate): TableModel[] {
     tables.push({
       id: 'data-plane',
       title: 'What the data plane did',
-      note: 'Transfer = one request on the wire (stock: one per segment; Sprint-x: one expanded range request; Sprint: one request of a train). Train MB = bytes a Sprint train completed (open trains as they stood at the end). Server RTT and cwnd are the server\'s (ss -ti) on the port\'s busiest connection; probe RTT is the player\'s ~1 s probe requests, TCP_INFO RTT the client\'s kernel estimate on the connection carrying Sprint\'s trains (the RTT Sprint sizes chunks with when it has it); medians over the window.',
-      blocks: [{ caption: null, header: ['condition', 'player', 'mode in force', 'why', 'video transfer MB', 'model chunk MB', 'train MB', 'server RTT ms', 'probe RTT ms', 'TCP_INFO RTT ms', 'server cwnd'], rows }],
+      note: "Transfer = one request on the wire (stock: one per segment; Sprint-x: one expanded range request; Sprint: one request of a train). Train MB = bytes a Sprint train completed (open trains as they stood at the end). Server RTT and cwnd are the server's (ss -ti) on the port's busiest connection; probe RTT is the player's ~1 s probe requests, TCP_INFO RTT the client's kernel estimate on the connection carrying Sprint's trains (the RTT Sprint sizes chunks with when it has it); medians over the window.",
+      blocks: [
+        {
+          caption: null,
+          header: [
+            'condition',
+            'player',
+            'mode in force',
+            'why',
+            'video transfer MB',
+            'model chunk MB',
+            'train MB',
+            'server RTT ms',
+            'probe RTT ms',
+            'TCP_INFO RTT ms',
+            'server cwnd',
+          ],
+          rows,
+        },
+      ],
     });
   }
   return tables;

@@ -54,10 +54,18 @@ export function buildReport(dir: string): ReportResult {
   const notes = mergeProblems(manifest.merged);
   const commits = new Map<string, number>();
   for (const r of runs) if (r.host?.commit) commits.set(r.host.commit, (commits.get(r.host.commit) ?? 0) + 1);
-  if (commits.size > 1) notes.push(`runs made from ${commits.size} commits: ${[...commits].map(([c, n]) => `${c.slice(0, 12)} (${n} run(s))`).join(', ')}`);
-  if (!manifest.merged && manifest.source?.dirty) notes.push(`ran from commit ${manifest.source.commit?.slice(0, 12)} with uncommitted changes`);
-  const compactRuns = runs.map(({ plot: _plot, players, ...rest }) => ({ ...rest, players: players.map(({ series: _series, ...p }) => p) }));
-  writeFileSync(files.summaryJson, `${JSON.stringify({ ...agg, generatedAt: new Date().toISOString(), planHash: manifest.planHash ?? null, shard: manifest.shard ?? null, source: manifest.source ?? null, merged: manifest.merged ?? null, missing, unreadable, notes, runs: compactRuns }, null, 1)}\n`);
+  if (commits.size > 1)
+    notes.push(`runs made from ${commits.size} commits: ${[...commits].map(([c, n]) => `${c.slice(0, 12)} (${n} run(s))`).join(', ')}`);
+  if (!manifest.merged && manifest.source?.dirty)
+    notes.push(`ran from commit ${manifest.source.commit?.slice(0, 12)} with uncommitted changes`);
+  const compactRuns = runs.map(({ plot: _plot, players, ...rest }) => ({
+    ...rest,
+    players: players.map(({ series: _series, ...p }) => p),
+  }));
+  writeFileSync(
+    files.summaryJson,
+    `${JSON.stringify({ ...agg, generatedAt: new Date().toISOString(), planHash: manifest.planHash ?? null, shard: manifest.shard ?? null, source: manifest.source ?? null, merged: manifest.merged ?? null, missing, unreadable, notes, runs: compactRuns }, null, 1)}\n`,
+  );
   writeFileSync(files.summaryMd, buildSummaryMarkdown(manifest, agg, runs, { missing, unreadable, notes }));
   writeFileSync(files.reportHtml, buildReportHtml(manifest, agg, runs, { missing, unreadable, notes }));
   return { manifest, aggregate: agg, runs, missing, unreadable, notes, files };

@@ -181,12 +181,18 @@ export function runWindow(record: RunRecord, captured: FlowSeries): { window: Ru
   }
   const fromS = Math.max(meet, both.fromS) + record.settings.warmupS;
   const toS = Math.min(both.toS, series.t0S + n * series.binS);
-  if (!(toS > fromS)) return { window: null, problem: `nothing left to measure: flows met at +${(meet - both.fromS).toFixed(1)} s, warm-up ${record.settings.warmupS} s, phase ends at +${(both.toS - both.fromS).toFixed(1)} s` };
+  if (!(toS > fromS))
+    return {
+      window: null,
+      problem: `nothing left to measure: flows met at +${(meet - both.fromS).toFixed(1)} s, warm-up ${record.settings.warmupS} s, phase ends at +${(both.toS - both.fromS).toFixed(1)} s`,
+    };
   return { window: { fromS, toS, durationS: toS - fromS, meetS: meet }, problem: null };
 }
 
 function tcpFigures(ss: RunData['ss'], port: number, window: Window | null): TcpFigures {
-  const rows = ss.filter((r) => r['localPort'] === port && (window === null || ((r['t'] as number) >= window.fromS && (r['t'] as number) < window.toS)));
+  const rows = ss.filter(
+    (r) => r['localPort'] === port && (window === null || ((r['t'] as number) >= window.fromS && (r['t'] as number) < window.toS)),
+  );
   const byConn = new Map<number, number[]>();
   for (const r of rows) {
     const peer = num(r['peerPort']) ?? -1;
@@ -241,9 +247,14 @@ export function playerProblems(p: PlayerSummary, flow: FlowResult | null): strin
   const out: string[] = [];
   const why = p.lastError ? ` (last error: ${p.lastError})` : '';
   if (p.videoSegments === 0) out.push(`player ${p.label}: downloaded no video segment in the window${why}`);
-  if (flow.percentOfFairShare < LOW_SHARE_PERCENT) out.push(`player ${p.label}: got ${flow.percentOfFairShare.toFixed(1)}% of its fair share (under ${LOW_SHARE_PERCENT}%)${why}`);
-  if (p.errorsInWindow !== null && p.errorsInWindow > 0) out.push(`player ${p.label}: ${p.errorsInWindow} dash.js error(s) in the window; last: ${p.lastError ?? '?'}`);
-  if (p.stalledAtEnd) out.push(`player ${p.label}: stalled at the end of the window (${(p.rebufferS ?? 0).toFixed(0)} s of stalls in it${p.stallInProgressAtStart ? ', one already in progress when it opened' : ''})`);
+  if (flow.percentOfFairShare < LOW_SHARE_PERCENT)
+    out.push(`player ${p.label}: got ${flow.percentOfFairShare.toFixed(1)}% of its fair share (under ${LOW_SHARE_PERCENT}%)${why}`);
+  if (p.errorsInWindow !== null && p.errorsInWindow > 0)
+    out.push(`player ${p.label}: ${p.errorsInWindow} dash.js error(s) in the window; last: ${p.lastError ?? '?'}`);
+  if (p.stalledAtEnd)
+    out.push(
+      `player ${p.label}: stalled at the end of the window (${(p.rebufferS ?? 0).toFixed(0)} s of stalls in it${p.stallInProgressAtStart ? ', one already in progress when it opened' : ''})`,
+    );
   return out;
 }
 
@@ -255,7 +266,10 @@ export function summarizeRun(data: RunData): RunSummary {
   const warnings = [...record.warnings];
   const overload = overloadWarning(record.host);
   if (overload) warnings.push(overload);
-  if ((record.concurrentRuns ?? 1) > 1) warnings.push(`made with up to ${record.concurrentRuns} runs at once (--parallel), not measured as harmless: other runs shared the CPU`);
+  if ((record.concurrentRuns ?? 1) > 1)
+    warnings.push(
+      `made with up to ${record.concurrentRuns} runs at once (--parallel), not measured as harmless: other runs shared the CPU`,
+    );
 
   let flows: FlowResult[] = [];
   let total: number | null = null;
@@ -266,12 +280,25 @@ export function summarizeRun(data: RunData): RunSummary {
     fair = total / ids.length; // paper §V-A: total ÷ number of flows
     const share = (bps: number): number => (fair && fair > 0 ? (100 * bps) / fair : 0);
     flows = record.flows.map((f, i) => {
-      const base: FlowResult = { id: f.id, label: f.label, role: f.role, slot: f.slot, bitsPerSec: rates[i] as number, percentOfFairShare: share(rates[i] as number) };
+      const base: FlowResult = {
+        id: f.id,
+        label: f.label,
+        role: f.role,
+        slot: f.slot,
+        bitsPerSec: rates[i] as number,
+        percentOfFairShare: share(rates[i] as number),
+      };
       if (f.role !== 'player') return base;
       const log = data.origins?.[f.id] ?? [];
       const split = data.mediaFiles && log.length > 0 ? mediaRates(log, window, data.mediaFiles) : null;
-      if (!split || split.records === 0) return { ...base, videoOnlyBitsPerSec: null, videoOnlyPercentOfFairShare: null, audioBitsPerSec: null };
-      return { ...base, videoOnlyBitsPerSec: split.videoBitsPerSec, videoOnlyPercentOfFairShare: share(split.videoBitsPerSec), audioBitsPerSec: split.audioBitsPerSec };
+      if (!split || split.records === 0)
+        return { ...base, videoOnlyBitsPerSec: null, videoOnlyPercentOfFairShare: null, audioBitsPerSec: null };
+      return {
+        ...base,
+        videoOnlyBitsPerSec: split.videoBitsPerSec,
+        videoOnlyPercentOfFairShare: share(split.videoBitsPerSec),
+        audioBitsPerSec: split.audioBitsPerSec,
+      };
     });
   }
   const videoRates = flows.filter((f) => f.slot === 'video').map((f) => f.bitsPerSec);
@@ -279,15 +306,18 @@ export function summarizeRun(data: RunData): RunSummary {
     .filter((f) => f.role === 'player')
     .map((f) => summarizePlayer(data.players[f.id] ?? [], window, { port: f.port, label: f.label }));
   const problems: string[] = [];
-  record.flows.filter((f) => f.role === 'player').forEach((f, i) => {
-    const p = players[i] as PlayerSummary;
-    problems.push(...playerProblems(p, window ? (flows.find((fl) => fl.id === f.id) ?? null) : null));
-  });
+  record.flows
+    .filter((f) => f.role === 'player')
+    .forEach((f, i) => {
+      const p = players[i] as PlayerSummary;
+      problems.push(...playerProblems(p, window ? (flows.find((fl) => fl.id === f.id) ?? null) : null));
+    });
   warnings.push(...problems);
   for (const p of players) {
     if (!p.ready) warnings.push(`player ${p.label}: never reported stats`);
     if (p.everHidden) warnings.push(`player ${p.label}: its page was hidden at times (throttled by the browser)`);
-    if (p.mode !== null && p.requestedMode !== null && p.mode !== p.requestedMode) warnings.push(`player ${p.label}: asked for ${p.requestedMode}, ran ${p.mode} (${p.modeReason})`);
+    if (p.mode !== null && p.requestedMode !== null && p.mode !== p.requestedMode)
+      warnings.push(`player ${p.label}: asked for ${p.requestedMode}, ran ${p.mode} (${p.modeReason})`);
     if (p.ended) warnings.push(`player ${p.label}: the video ended during the run (content shorter than the schedule)`);
   }
   const tcp: Record<string, TcpFigures> = {};

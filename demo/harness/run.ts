@@ -59,7 +59,12 @@ export interface RunRecord {
   readonly flows: readonly FlowSpec[];
   readonly status: RunStatus;
   readonly error: string | null;
-  readonly testbed: { readonly id: string; readonly namespaces: readonly string[]; readonly topology: ResolvedTopology; readonly serverAddr: string } | null;
+  readonly testbed: {
+    readonly id: string;
+    readonly namespaces: readonly string[];
+    readonly topology: ResolvedTopology;
+    readonly serverAddr: string;
+  } | null;
   readonly times: {
     /** Epoch seconds. */
     readonly setupStartS: number;
@@ -122,16 +127,27 @@ function sleepUntil(epochMs: number, signal?: AbortSignal): Promise<void> {
       clearTimeout(timer);
       reject(new RunAborted());
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, epochMs - Date.now()));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, epochMs - Date.now()),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 
 /** The player page URL for one flow. */
-export function playerUrl(serverAddr: string, port: number, settings: CommonSettings, mode: string, abr: string, pageQuery = '', playerQuery = ''): string {
+export function playerUrl(
+  serverAddr: string,
+  port: number,
+  settings: CommonSettings,
+  mode: string,
+  abr: string,
+  pageQuery = '',
+  playerQuery = '',
+): string {
   const q = new URLSearchParams({ set: settings.contentSet, layout: settings.layout, mode, abr });
   for (const [k, v] of new URLSearchParams(pageQuery)) q.set(k, v);
   for (const [k, v] of new URLSearchParams(playerQuery)) q.set(k, v);
@@ -178,7 +194,12 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
   let delayStats: DelayStats[] | null = null;
   let scheduleStartS: number | null = null;
   const phases: Array<{ name: PhaseName; fromS: number; toS: number }> = [];
-  const kindTimes = { videoStartS: null as number | null, videoStopS: null as number | null, bulkStartS: null as number | null, bulkStopS: null as number | null };
+  const kindTimes = {
+    videoStartS: null as number | null,
+    videoStopS: null as number | null,
+    bulkStartS: null as number | null,
+    bulkStopS: null as number | null,
+  };
   let status: RunStatus = 'ok';
   let error: string | null = null;
   let pollTimer: NodeJS.Timeout | null = null;
@@ -188,10 +209,24 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
 
   const startBulk = (flow: FlowSpec, durationS: number): void => {
     if (!tb) return;
-    const child = tb.exec(tb.clientNs, process.execPath, [
-      distScript('demo/testbed/bulk-client.js'), '--host', tb.serverAddr, '--port', String(flow.port),
-      '--duration', String(Math.ceil(durationS + 30)), '--out', file(`bulk-${flow.port}.jsonl`), '--label', flow.label,
-    ], { label: `bulk:${flow.port}` });
+    const child = tb.exec(
+      tb.clientNs,
+      process.execPath,
+      [
+        distScript('demo/testbed/bulk-client.js'),
+        '--host',
+        tb.serverAddr,
+        '--port',
+        String(flow.port),
+        '--duration',
+        String(Math.ceil(durationS + 30)),
+        '--out',
+        file(`bulk-${flow.port}.jsonl`),
+        '--label',
+        flow.label,
+      ],
+      { label: `bulk:${flow.port}` },
+    );
     bulkPids.set(flow.id, child.pid as number);
     bulkDone.set(flow.id, new Promise((resolve) => child.once('exit', (code) => resolve(code))));
   };
@@ -228,7 +263,19 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
       const player = flow.role === 'player';
       const nginx = player && (settings.origin === 'nginx' || settings.origin === 'nginx-h2');
       const command = nginx
-        ? { command: process.execPath, args: [distScript('demo/server/nginx-origin.js'), '--host', tb.serverAddr, '--port', String(flow.port), '--log', logPath, ...tlsArgs] }
+        ? {
+            command: process.execPath,
+            args: [
+              distScript('demo/server/nginx-origin.js'),
+              '--host',
+              tb.serverAddr,
+              '--port',
+              String(flow.port),
+              '--log',
+              logPath,
+              ...tlsArgs,
+            ],
+          }
         : undefined;
       origins.push(await startOriginProcess(tb, { port: flow.port, logPath, command, extraArgs: player && !nginx ? tlsArgs : [] }));
     }
@@ -262,48 +309,80 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     const bulkSpanS = schedule.bulk.toS - schedule.bulk.fromS;
     type Event = { atS: number; order: number; run: () => Promise<void> };
     const events: Event[] = [];
-    events.push({ atS: schedule.video.fromS, order: 1, run: async () => {
-      kindTimes.videoStartS = Date.now() / 1000;
-      for (const f of video) {
-        if (f.role === 'control') startBulk(f, videoSpanS);
-        else if (f.player && browser && tb) {
-          sessions.push(await PlayerSession.open(browser, {
-            url: playerUrl(tb.serverAddr, f.port, settings, f.player.mode, f.player.abr, options.pageQuery, f.player.query),
-            out: file(`player-${f.port}.jsonl`), label: f.label, port: f.port, mode: f.player.mode, abr: f.player.abr,
-          }));
+    events.push({
+      atS: schedule.video.fromS,
+      order: 1,
+      run: async () => {
+        kindTimes.videoStartS = Date.now() / 1000;
+        for (const f of video) {
+          if (f.role === 'control') startBulk(f, videoSpanS);
+          else if (f.player && browser && tb) {
+            sessions.push(
+              await PlayerSession.open(browser, {
+                url: playerUrl(tb.serverAddr, f.port, settings, f.player.mode, f.player.abr, options.pageQuery, f.player.query),
+                out: file(`player-${f.port}.jsonl`),
+                label: f.label,
+                port: f.port,
+                mode: f.player.mode,
+                abr: f.player.abr,
+              }),
+            );
+          }
         }
-      }
-    } });
-    events.push({ atS: schedule.bulk.fromS, order: 2, run: async () => {
-      kindTimes.bulkStartS = Date.now() / 1000;
-      for (const f of bulk) startBulk(f, bulkSpanS);
-    } });
-    events.push({ atS: schedule.video.toS, order: 0, run: async () => {
-      kindTimes.videoStopS = Date.now() / 1000;
-      await Promise.all([...sessions.map((s) => s.close()), ...video.filter((f) => f.role === 'control').map(stopBulk)]);
-    } });
-    events.push({ atS: schedule.bulk.toS, order: 0, run: async () => {
-      kindTimes.bulkStopS = Date.now() / 1000;
-      await Promise.all(bulk.map(stopBulk));
-    } });
-    events.push({ atS: schedule.both.fromS + CC_CHECK_AFTER_S, order: 3, run: async () => {
-      if (!tb) return;
-      congestion = await tb.verifyCongestionControl(flows.map((f) => f.port));
-      log(`congestion control: ${congestion.detail}`);
-      if (!congestion.ok) warnings.push(`congestion control not verified: ${congestion.detail}`);
-    } });
+      },
+    });
+    events.push({
+      atS: schedule.bulk.fromS,
+      order: 2,
+      run: async () => {
+        kindTimes.bulkStartS = Date.now() / 1000;
+        for (const f of bulk) startBulk(f, bulkSpanS);
+      },
+    });
+    events.push({
+      atS: schedule.video.toS,
+      order: 0,
+      run: async () => {
+        kindTimes.videoStopS = Date.now() / 1000;
+        await Promise.all([...sessions.map((s) => s.close()), ...video.filter((f) => f.role === 'control').map(stopBulk)]);
+      },
+    });
+    events.push({
+      atS: schedule.bulk.toS,
+      order: 0,
+      run: async () => {
+        kindTimes.bulkStopS = Date.now() / 1000;
+        await Promise.all(bulk.map(stopBulk));
+      },
+    });
+    events.push({
+      atS: schedule.both.fromS + CC_CHECK_AFTER_S,
+      order: 3,
+      run: async () => {
+        if (!tb) return;
+        congestion = await tb.verifyCongestionControl(flows.map((f) => f.port));
+        log(`congestion control: ${congestion.detail}`);
+        if (!congestion.ok) warnings.push(`congestion control not verified: ${congestion.detail}`);
+      },
+    });
     if (video.some((f) => f.role === 'player')) {
       // Checked while the players still run (short schedules check earlier).
       const readyAtS = schedule.video.fromS + Math.max(1, Math.min(PLAYER_READY_TIMEOUT_S, videoSpanS - 2));
-      events.push({ atS: readyAtS, order: 4, run: async () => {
-        for (const s of sessions) {
-          await s.poll();
-          if (!s.last?.ready) {
-            const why = s.pageErrors.length > 0 ? `page error: ${s.pageErrors[0]}` : 'window.sprintPlayer never appeared';
-            throw new Error(`player ${s.options.label} (port ${s.options.port}) did not start within ${(readyAtS - schedule.video.fromS).toFixed(0)} s: ${why} (${s.options.url})`);
+      events.push({
+        atS: readyAtS,
+        order: 4,
+        run: async () => {
+          for (const s of sessions) {
+            await s.poll();
+            if (!s.last?.ready) {
+              const why = s.pageErrors.length > 0 ? `page error: ${s.pageErrors[0]}` : 'window.sprintPlayer never appeared';
+              throw new Error(
+                `player ${s.options.label} (port ${s.options.port}) did not start within ${(readyAtS - schedule.video.fromS).toFixed(0)} s: ${why} (${s.options.url})`,
+              );
+            }
           }
-        }
-      } });
+        },
+      });
     }
     const live = events.filter((e) => e.atS <= schedule.totalS).sort((a, b) => a.atS - b.atS || a.order - b.order);
 
@@ -313,7 +392,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
       while (phaseIndex < schedule.phases.length) {
         const p = schedule.phases[phaseIndex] as { name: PhaseName; durationS: number };
         if (phaseStart + p.durationS > nowOffsetS + 1e-6) break;
-        phases.push({ name: p.name, fromS: (t0 / 1000) + phaseStart, toS: (t0 / 1000) + phaseStart + p.durationS });
+        phases.push({ name: p.name, fromS: t0 / 1000 + phaseStart, toS: t0 / 1000 + phaseStart + p.durationS });
         phaseStart += p.durationS;
         phaseIndex++;
       }
@@ -360,8 +439,10 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
         warnings.push(`stopping ${what}: ${(err as Error).message}`);
       }
     };
-    for (const s of sessions) await quietly(`player ${s.options.label}`, () => (browser && !browserLost && tb && !tb.destroyed ? s.close() : s.abandon()));
-    for (const flow of flows) if (bulkPids.has(flow.id) && !(flow.id in bulkExitCodes)) await quietly(`bulk ${flow.id}`, () => stopBulk(flow));
+    for (const s of sessions)
+      await quietly(`player ${s.options.label}`, () => (browser && !browserLost && tb && !tb.destroyed ? s.close() : s.abandon()));
+    for (const flow of flows)
+      if (bulkPids.has(flow.id) && !(flow.id in bulkExitCodes)) await quietly(`bulk ${flow.id}`, () => stopBulk(flow));
     if (browser) await quietly('browser', () => (browser as NamespaceBrowser).close());
     for (const s of samplers) await quietly('sampler', async () => samplerSummaries.push(await s.stop()));
     if (capture) await quietly('capture', async () => (captureSummary = await (capture as WireCapture).stop()));
@@ -378,7 +459,9 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     flows,
     status,
     error,
-    testbed: tb ? { id: tb.names.id, namespaces: [tb.serverNs, tb.routerNs, tb.clientNs], topology: tb.settings, serverAddr: tb.serverAddr } : null,
+    testbed: tb
+      ? { id: tb.names.id, namespaces: [tb.serverNs, tb.routerNs, tb.clientNs], topology: tb.settings, serverAddr: tb.serverAddr }
+      : null,
     times: { setupStartS, scheduleStartS, phases, ...kindTimes, endS: Date.now() / 1000 },
     congestion,
     capture: captureSummary,
@@ -387,7 +470,14 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     delay: delayStats,
     browser: browserInfo,
     pageQuery: options.pageQuery ?? '',
-    host: { loadAvgStart: hostStart.loadAvg, loadAvgEnd: os.loadavg(), cpus: hostStart.cpus, kernel: hostStart.kernel, commit: source.commit, dirty: source.dirty },
+    host: {
+      loadAvgStart: hostStart.loadAvg,
+      loadAvgEnd: os.loadavg(),
+      cpus: hostStart.cpus,
+      kernel: hostStart.kernel,
+      commit: source.commit,
+      dirty: source.dirty,
+    },
     ...((options.concurrentRuns ?? 1) > 1 ? { concurrentRuns: options.concurrentRuns } : {}),
     warnings,
   };

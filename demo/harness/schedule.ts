@@ -82,7 +82,9 @@ export function parseSchedule(text: string): ScheduleSpec {
     const first = a.indexOf(true);
     const last = a.lastIndexOf(true);
     if (a.slice(first, last + 1).includes(false)) {
-      throw new UsageError(`--schedule: the ${kind} flows would stop and start again in ${JSON.stringify(text)}; each kind of flow runs over one stretch`);
+      throw new UsageError(
+        `--schedule: the ${kind} flows would stop and start again in ${JSON.stringify(text)}; each kind of flow runs over one stretch`,
+      );
     }
   }
   return { phases };
@@ -108,7 +110,9 @@ export function resolveSchedule(spec: ScheduleSpec, warmupS: number, measureS: n
     measured = bothS - warmupS;
     if (!(measured > 0)) throw new UsageError(`--schedule: both:${bothS}s leaves nothing to measure after a ${warmupS} s warm-up`);
     if (measureS !== null && Math.abs(measureS - measured) > 1e-9) {
-      throw new UsageError(`--duration ${measureS}s disagrees with --schedule both:${bothS}s minus --warmup ${warmupS}s (= ${measured}s); give one of them`);
+      throw new UsageError(
+        `--duration ${measureS}s disagrees with --schedule both:${bothS}s minus --warmup ${warmupS}s (= ${measured}s); give one of them`,
+      );
     }
   }
   if (!(measured > 0)) throw new UsageError(`--duration must be > 0, got ${measured}`);

@@ -28,7 +28,14 @@ export interface LineChartOptions {
   readonly xMax?: number;
   readonly yMin?: number;
   readonly yMax?: number;
-  readonly hLines?: ReadonlyArray<{ readonly y: number; readonly label: string; readonly color: string; readonly dash?: string; readonly fromX?: number; readonly toX?: number }>;
+  readonly hLines?: ReadonlyArray<{
+    readonly y: number;
+    readonly label: string;
+    readonly color: string;
+    readonly dash?: string;
+    readonly fromX?: number;
+    readonly toX?: number;
+  }>;
   readonly bands?: ReadonlyArray<{ readonly from: number; readonly to: number; readonly color: string; readonly label?: string }>;
   readonly yFormat?: (v: number) => string;
 }
@@ -71,7 +78,9 @@ export function lineChart(o: LineChartOptions): string {
   const sy = (y: number): number => m.top + ph - ((Math.min(Math.max(y, yMin), yMax) - yMin) / Math.max(yMax - yMin, 1e-9)) * ph;
   const f = o.yFormat ?? fmtDefault;
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeHtml(o.title)}" font-family="system-ui, sans-serif" font-size="11">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeHtml(o.title)}" font-family="system-ui, sans-serif" font-size="11">`,
+  );
   parts.push(`<rect x="0" y="0" width="${W}" height="${H}" fill="#fff"/>`);
   parts.push(`<text x="${m.left}" y="16" font-size="13" font-weight="600" fill="#222">${escapeHtml(o.title)}</text>`);
   for (const b of o.bands ?? []) {
@@ -93,7 +102,9 @@ export function lineChart(o: LineChartOptions): string {
   }
   parts.push(`<rect x="${m.left}" y="${m.top}" width="${pw}" height="${ph}" fill="none" stroke="#bbb"/>`);
   parts.push(`<text x="${m.left + pw / 2}" y="${H - 6}" text-anchor="middle" fill="#444">${escapeHtml(o.xLabel)}</text>`);
-  parts.push(`<text transform="translate(14 ${m.top + ph / 2}) rotate(-90)" text-anchor="middle" fill="#444">${escapeHtml(o.yLabel)}</text>`);
+  parts.push(
+    `<text transform="translate(14 ${m.top + ph / 2}) rotate(-90)" text-anchor="middle" fill="#444">${escapeHtml(o.yLabel)}</text>`,
+  );
   for (const s of o.series) {
     const segs: string[] = [];
     let cur: string[] = [];
@@ -111,14 +122,18 @@ export function lineChart(o: LineChartOptions): string {
     }
     if (cur.length > 1) segs.push(cur.join(' '));
     for (const pts of segs) {
-      parts.push(`<polyline points="${pts}" fill="none" stroke="${s.color}" stroke-width="${s.width ?? 1.6}"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''} stroke-linejoin="round"/>`);
+      parts.push(
+        `<polyline points="${pts}" fill="none" stroke="${s.color}" stroke-width="${s.width ?? 1.6}"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''} stroke-linejoin="round"/>`,
+      );
     }
   }
   for (const h of o.hLines ?? []) {
     const x0 = sx(Math.max(h.fromX ?? xMin, xMin));
     const x1 = sx(Math.min(h.toX ?? xMax, xMax));
     const y = sy(h.y).toFixed(1);
-    parts.push(`<line x1="${x0.toFixed(1)}" x2="${x1.toFixed(1)}" y1="${y}" y2="${y}" stroke="${h.color}" stroke-width="1.5" stroke-dasharray="${h.dash ?? '6 4'}"/>`);
+    parts.push(
+      `<line x1="${x0.toFixed(1)}" x2="${x1.toFixed(1)}" y1="${y}" y2="${y}" stroke="${h.color}" stroke-width="1.5" stroke-dasharray="${h.dash ?? '6 4'}"/>`,
+    );
   }
   // Legend along the top, wrapping.
   const legend = [
@@ -133,7 +148,9 @@ export function lineChart(o: LineChartOptions): string {
       lx = m.left;
       ly += 13;
     }
-    parts.push(`<line x1="${lx}" x2="${lx + 20}" y1="${ly - 3.5}" y2="${ly - 3.5}" stroke="${item.color}" stroke-width="2.2"${item.dash ? ` stroke-dasharray="${item.dash}"` : ''}/>`);
+    parts.push(
+      `<line x1="${lx}" x2="${lx + 20}" y1="${ly - 3.5}" y2="${ly - 3.5}" stroke="${item.color}" stroke-width="2.2"${item.dash ? ` stroke-dasharray="${item.dash}"` : ''}/>`,
+    );
     parts.push(`<text x="${lx + 25}" y="${ly}" fill="#333">${escapeHtml(item.name)}</text>`);
     lx += w;
   }
@@ -177,22 +194,35 @@ export function heatMap(o: HeatMapOptions): string {
   const f = o.format ?? ((v: number) => v.toFixed(1));
   const color = o.color ?? fairShareColor;
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeHtml(o.title)}" font-family="system-ui, sans-serif" font-size="11">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeHtml(o.title)}" font-family="system-ui, sans-serif" font-size="11">`,
+  );
   parts.push(`<rect x="0" y="0" width="${W}" height="${H}" fill="#fff"/>`);
   parts.push(`<text x="8" y="16" font-size="13" font-weight="600" fill="#222">${escapeHtml(o.title)}</text>`);
   parts.push(`<text x="${left + (cw * o.colLabels.length) / 2}" y="32" text-anchor="middle" fill="#444">${escapeHtml(o.colTitle)}</text>`);
   parts.push(`<text x="8" y="${top - 6}" fill="#444">${escapeHtml(o.rowTitle)}</text>`);
-  o.colLabels.forEach((c, j) => parts.push(`<text x="${left + j * cw + cw / 2}" y="${top - 6}" text-anchor="middle" fill="#333" font-weight="600">${escapeHtml(c)}</text>`));
+  o.colLabels.forEach((c, j) =>
+    parts.push(
+      `<text x="${left + j * cw + cw / 2}" y="${top - 6}" text-anchor="middle" fill="#333" font-weight="600">${escapeHtml(c)}</text>`,
+    ),
+  );
   o.rowLabels.forEach((r, i) => {
-    parts.push(`<text x="${left - 8}" y="${top + i * ch + ch / 2 + 4}" text-anchor="end" fill="#333" font-weight="600">${escapeHtml(r)}</text>`);
+    parts.push(
+      `<text x="${left - 8}" y="${top + i * ch + ch / 2 + 4}" text-anchor="end" fill="#333" font-weight="600">${escapeHtml(r)}</text>`,
+    );
     o.colLabels.forEach((_, j) => {
       const v = o.values[i]?.[j] ?? null;
       const x = left + j * cw;
       const y = top + i * ch;
-      parts.push(`<rect x="${x + 1}" y="${y + 1}" width="${cw - 2}" height="${ch - 2}" fill="${v === null ? '#eee' : color(v)}" stroke="#fff"/>`);
+      parts.push(
+        `<rect x="${x + 1}" y="${y + 1}" width="${cw - 2}" height="${ch - 2}" fill="${v === null ? '#eee' : color(v)}" stroke="#fff"/>`,
+      );
       const note = o.notes?.[i]?.[j] ?? null;
-      parts.push(`<text x="${x + cw / 2}" y="${y + (note ? 17 : 24)}" text-anchor="middle" font-size="13" font-weight="600" fill="#111">${v === null ? '–' : escapeHtml(f(v))}</text>`);
-      if (note) parts.push(`<text x="${x + cw / 2}" y="${y + 31}" text-anchor="middle" font-size="10" fill="#333">${escapeHtml(note)}</text>`);
+      parts.push(
+        `<text x="${x + cw / 2}" y="${y + (note ? 17 : 24)}" text-anchor="middle" font-size="13" font-weight="600" fill="#111">${v === null ? '–' : escapeHtml(f(v))}</text>`,
+      );
+      if (note)
+        parts.push(`<text x="${x + cw / 2}" y="${y + 31}" text-anchor="middle" font-size="10" fill="#333">${escapeHtml(note)}</text>`);
     });
   });
   parts.push('</svg>');

@@ -11,7 +11,20 @@ import * as path from 'path';
 import { OptionsSpec, parseArgs, UsageError } from '../../src/cli/args';
 import { CliIo, processIo, reportError } from '../../src/cli/io';
 import { readJsonl } from '../testbed/jsonl';
-import { Burst, bursts, isProbe, matchPlanned, mediaTypesOf, parseWireLine, PlannedTransfer, plannedTransfers, TRAIN_IDLE_FLAG_SHARE, TrainOnWire, trainsOnWire, WireRequest } from './wire-log';
+import {
+  Burst,
+  bursts,
+  isProbe,
+  matchPlanned,
+  mediaTypesOf,
+  parseWireLine,
+  PlannedTransfer,
+  plannedTransfers,
+  TRAIN_IDLE_FLAG_SHARE,
+  TrainOnWire,
+  trainsOnWire,
+  WireRequest,
+} from './wire-log';
 import { runMain } from '../../src/cli/run-main';
 
 const SPEC: OptionsSpec = {
@@ -50,7 +63,10 @@ interface LogPair {
 }
 
 function readLines(file: string): string[] {
-  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
 }
 
 /** The logs to read: one pair, or every player of a run folder that has an origin log. */
@@ -88,7 +104,12 @@ function table(rows: readonly BurstRow[], t0: number): string[] {
   const header = ['#', 'conn', 'type', 'from s', 'secs', 'requests', 'pipelined', 'MB', 'range MB', 'Mbit/s', 'model target MB', 'files'];
   const body = rows.map(({ burst: b, type, planned: p }, i) => {
     const secs = (b.toMs - b.fromMs) / 1000;
-    const target = p === null ? '–' : p.initialTargetBytes !== p.targetBytes ? `${mb(p.targetBytes)} (first ${mb(p.initialTargetBytes)}, ${p.label})` : `${mb(p.targetBytes)} (${p.label})`;
+    const target =
+      p === null
+        ? '–'
+        : p.initialTargetBytes !== p.targetBytes
+          ? `${mb(p.targetBytes)} (first ${mb(p.initialTargetBytes)}, ${p.label})`
+          : `${mb(p.targetBytes)} (${p.label})`;
     return [
       String(i + 1),
       String(b.conn),
@@ -136,10 +157,26 @@ export function trainIdleFlagged(w: TrainOnWire): boolean {
 /** Sprint's trains (player log) beside the video requests the origin saw while each ran. */
 function trainTable(trains: readonly TrainOnWire[], t0: number): string[] {
   if (trains.length === 0) return [];
-  const header = ['train', 'from s', 'secs', 'model target MB', 'connections', 'requests', 'pipelined', 'idle s', 'idle %', 'MB on the wire', 'Mbit/s', ''];
+  const header = [
+    'train',
+    'from s',
+    'secs',
+    'model target MB',
+    'connections',
+    'requests',
+    'pipelined',
+    'idle s',
+    'idle %',
+    'MB on the wire',
+    'Mbit/s',
+    '',
+  ];
   const body = trains.map((w) => {
     const secs = w.fromMs !== null && w.toMs !== null ? (w.toMs - w.fromMs) / 1000 : 0;
-    const target = w.train.initialTargetBytes !== w.train.targetBytes ? `${mb(w.train.targetBytes)} (first ${mb(w.train.initialTargetBytes)})` : mb(w.train.targetBytes);
+    const target =
+      w.train.initialTargetBytes !== w.train.targetBytes
+        ? `${mb(w.train.targetBytes)} (first ${mb(w.train.initialTargetBytes)})`
+        : mb(w.train.targetBytes);
     return [
       w.train.label,
       w.fromMs !== null ? ((w.fromMs - t0) / 1000).toFixed(1) : '–',
@@ -158,7 +195,7 @@ function trainTable(trains: readonly TrainOnWire[], t0: number): string[] {
   const flagged = trains.filter(trainIdleFlagged).length;
   return [
     '  Sprint trains (player log) and the video requests the origin saw while each ran; the last train may still have been open when the run ended.',
-    '  pipelined: requests after the first that arrived before the train\'s previous response ended (share of those); idle: time inside the train',
+    "  pipelined: requests after the first that arrived before the train's previous response ended (share of those); idle: time inside the train",
     `  no response of it was being written (gaps between one response's end and the next one's start); IDLE: over ${100 * TRAIN_IDLE_FLAG_SHARE} % of the train's time.`,
     ...aligned([header, ...body]),
     `  ${flagged} of ${trains.length} trains idle over ${100 * TRAIN_IDLE_FLAG_SHARE} % of their time on the wire.`,
@@ -172,10 +209,21 @@ function describe(pair: LogPair, requests: readonly WireRequest[], rows: readonl
   const lines = [`${pair.accessLog}${pair.playerLog ? ` (player log ${pair.playerLog})` : ''}`, summaryLine('media', rows)];
   if (probes > 0) lines.push(`  (${probes} RTT probes — one-byte ranges or /probe — left out)`);
   const types = [...new Set(rows.flatMap((r) => (r.type === null ? [] : [r.type])))].sort((a, b) => b.localeCompare(a));
-  if (types.length > 1) for (const type of types) lines.push(summaryLine(type, rows.filter((r) => r.type === type)));
-  if (rows.some((r) => !r.burst.arrivalsKnown)) lines.push('  (nginx log: no arrival times, bursts grouped by responses starting within 5 ms of the previous end)');
+  if (types.length > 1)
+    for (const type of types)
+      lines.push(
+        summaryLine(
+          type,
+          rows.filter((r) => r.type === type),
+        ),
+      );
+  if (rows.some((r) => !r.burst.arrivalsKnown))
+    lines.push('  (nginx log: no arrival times, bursts grouped by responses starting within 5 ms of the previous end)');
   lines.push(...trainTable(trains, t0));
-  if (rows.length > 0) lines.push('  Bursts: runs of media requests in which each arrived before the origin had written the response ahead of it on its connection:');
+  if (rows.length > 0)
+    lines.push(
+      '  Bursts: runs of media requests in which each arrived before the origin had written the response ahead of it on its connection:',
+    );
   lines.push(...table(rows, t0), '');
   return lines;
 }
@@ -190,12 +238,15 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       io.stdout.write(USAGE);
       return 0;
     }
-    if (args.positionals.length !== 1) throw new UsageError(`expected one access log or run folder, got ${args.positionals.length} arguments`);
+    if (args.positionals.length !== 1)
+      throw new UsageError(`expected one access log or run folder, got ${args.positionals.length} arguments`);
     json = args.flags.has('json');
     onlyType = args.values.get('type') ?? null;
-    if (onlyType !== null && onlyType !== 'video' && onlyType !== 'audio') throw new UsageError(`--type must be video or audio, got ${JSON.stringify(onlyType)}`);
+    if (onlyType !== null && onlyType !== 'video' && onlyType !== 'audio')
+      throw new UsageError(`--type must be video or audio, got ${JSON.stringify(onlyType)}`);
     pairs = logPairs(args.positionals[0] as string, args.values.get('player') ?? null);
-    if (onlyType !== null && pairs.some((p) => p.playerLog === null)) throw new UsageError('--type needs the player\'s log (--player, or a run folder) for the media types');
+    if (onlyType !== null && pairs.some((p) => p.playerLog === null))
+      throw new UsageError("--type needs the player's log (--player, or a run folder) for the media types");
   } catch (err) {
     return reportError('wire', err, io);
   }
@@ -203,7 +254,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     for (const pair of pairs) {
       const lines = readLines(pair.accessLog);
       const requests = lines.map(parseWireLine).filter((r): r is WireRequest => r !== null);
-      if (requests.length === 0) throw new Error(`${pair.accessLog}: no access-log records (expected JSON lines from sprint serve --log or the nginx origin)`);
+      if (requests.length === 0)
+        throw new Error(`${pair.accessLog}: no access-log records (expected JSON lines from sprint serve --log or the nginx origin)`);
       const playerLines = pair.playerLog === null ? [] : readJsonl(pair.playerLog);
       const planned = plannedTransfers(playerLines);
       const types = mediaTypesOf(playerLines);

@@ -161,8 +161,7 @@ export function bursts(requests: readonly WireRequest[], isMedia: (url: string) 
     };
     for (const r of list) {
       const prev = cur[cur.length - 1];
-      const continues =
-        prev !== undefined && (r.arrivalMs !== null ? r.arrivalMs < prev.endMs : r.startMs - prev.endMs <= gapMs);
+      const continues = prev !== undefined && (r.arrivalMs !== null ? r.arrivalMs < prev.endMs : r.startMs - prev.endMs <= gapMs);
       if (!continues) flush();
       else if (r.arrivalMs !== null) pipelined += 1;
       cur.push(r);
@@ -216,7 +215,14 @@ export function plannedTransfers(lines: readonly Record<string, unknown>[]): Pla
     const target = num(t['targetBytes']);
     const from = num(t['startMs']);
     if (target === null || from === null) continue;
-    out.push({ targetBytes: target, initialTargetBytes: num(t['initialTargetBytes']) ?? target, fromMs: from, toMs: num(t['endMs']), label: `train #${id}`, request: null });
+    out.push({
+      targetBytes: target,
+      initialTargetBytes: num(t['initialTargetBytes']) ?? target,
+      fromMs: from,
+      toMs: num(t['endMs']),
+      label: `train #${id}`,
+      request: null,
+    });
   }
   return out.sort((a, b) => a.fromMs - b.fromMs);
 }
@@ -244,7 +250,12 @@ export function mediaTypesOf(lines: readonly Record<string, unknown>[]): Map<str
  * the testbed and on loopback); null if neither. Trains are video: give
  * `type` (the burst's media type, when known) so audio bursts match none.
  */
-export function matchPlanned(b: Burst, planned: readonly PlannedTransfer[], openUntilMs: number, type: string | null = null): PlannedTransfer | null {
+export function matchPlanned(
+  b: Burst,
+  planned: readonly PlannedTransfer[],
+  openUntilMs: number,
+  type: string | null = null,
+): PlannedTransfer | null {
   if (b.requests === 1 && b.firstRange !== null) {
     const range = bareRange(b.firstRange);
     const exact = planned.find((p) => p.request !== null && p.request.range === range && b.files[0] === p.request.file);
@@ -328,7 +339,12 @@ export function idleInside(responses: readonly Pick<WireRequest, 'startMs' | 'en
  * it while the link is still busy with its bytes: `pipelined` is a lower
  * bound on how often the server had the next request in hand.
  */
-export function trainsOnWire(requests: readonly WireRequest[], planned: readonly PlannedTransfer[], types: ReadonlyMap<string, string>, openUntilMs: number): TrainOnWire[] {
+export function trainsOnWire(
+  requests: readonly WireRequest[],
+  planned: readonly PlannedTransfer[],
+  types: ReadonlyMap<string, string>,
+  openUntilMs: number,
+): TrainOnWire[] {
   const video = requests
     .filter((r) => isMediaUrl(r.url) && !isProbe(r) && types.get(fileOf(r.url)) === 'video')
     .sort((a, b) => (a.arrivalMs ?? a.startMs) - (b.arrivalMs ?? b.startMs));

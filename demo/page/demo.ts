@@ -96,12 +96,18 @@ function parsePositive(name: string, value: string | null): number | undefined {
 
 /** dash.js settings from `buffer=` and `fragtimeout=`, or undefined for dash.js's (and the preset's) own. */
 /** dash.js settings from `buffer=`, `fragtimeout=` and `quality=` (undefined when none is given). */
-function dashSettings(target: number | undefined, timeoutMs: number | undefined, fixedRung: 'top' | 'lowest' | null): SprintApi.SprintPlayerOptions['dashSettings'] {
+function dashSettings(
+  target: number | undefined,
+  timeoutMs: number | undefined,
+  fixedRung: 'top' | 'lowest' | null,
+): SprintApi.SprintPlayerOptions['dashSettings'] {
   if (target === undefined && timeoutMs === undefined && fixedRung === null) return undefined;
   const streaming: Record<string, unknown> = {};
-  if (target !== undefined) streaming['buffer'] = { bufferTimeDefault: target, bufferTimeAtTopQuality: target, bufferTimeAtTopQualityLongForm: target };
+  if (target !== undefined)
+    streaming['buffer'] = { bufferTimeDefault: target, bufferTimeAtTopQuality: target, bufferTimeAtTopQualityLongForm: target };
   if (timeoutMs !== undefined) streaming['fragmentRequestTimeout'] = timeoutMs;
-  if (fixedRung !== null) streaming['abr'] = { autoSwitchBitrate: { video: false }, initialBitrate: { video: fixedRung === 'top' ? 1e9 : 1 } };
+  if (fixedRung !== null)
+    streaming['abr'] = { autoSwitchBitrate: { video: false }, initialBitrate: { video: fixedRung === 'top' ? 1e9 : 1 } };
   return { streaming } as SprintApi.SprintPlayerOptions['dashSettings'];
 }
 
@@ -128,7 +134,16 @@ function describeEvent(name: SprintApi.SprintEventName, e: SprintApi.SprintEvent
 function listenToEvents(player: SprintPlayer): void {
   const log = { counts: {} as Record<string, number>, last: [] as Array<{ name: string; atMs: number; text: string }> };
   window.sprintEvents = log;
-  const names: SprintApi.SprintEventName[] = ['modeResolved', 'fallback', 'transferEnd', 'trainEnd', 'estimates', 'deferredSwitch', 'rescue', 'warning'];
+  const names: SprintApi.SprintEventName[] = [
+    'modeResolved',
+    'fallback',
+    'transferEnd',
+    'trainEnd',
+    'estimates',
+    'deferredSwitch',
+    'rescue',
+    'warning',
+  ];
   for (const name of names) {
     player.on(name, (e) => {
       log.counts[name] = (log.counts[name] ?? 0) + 1;
@@ -146,7 +161,8 @@ function start(): void {
   let player: SprintPlayer;
   try {
     const target = parsePositive('buffer', bufferTarget);
-    if (quality !== null && quality !== 'top' && quality !== 'lowest') throw new RangeError(`demo page: quality=${quality}: expected top or lowest`);
+    if (quality !== null && quality !== 'top' && quality !== 'lowest')
+      throw new RangeError(`demo page: quality=${quality}: expected top or lowest`);
     player = window.Sprint.createPlayer(video, manifest, {
       mode: mode as SprintApi.RequestedMode,
       abr: abr as SprintApi.SprintPlayerOptions['abr'],

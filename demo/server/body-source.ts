@@ -44,7 +44,9 @@ export class FileBodySource implements BodySource {
     const buf = Buffer.allocUnsafe(want);
     const { bytesRead } = await this.handle.read(buf, 0, want, this.position);
     if (bytesRead === 0) {
-      throw new Error(`${this.description} ended at byte ${this.position} while ${this.remaining} more bytes were promised (file truncated while serving)`);
+      throw new Error(
+        `${this.description} ended at byte ${this.position} while ${this.remaining} more bytes were promised (file truncated while serving)`,
+      );
     }
     this.position += bytesRead;
     this.remaining -= bytesRead;
@@ -73,7 +75,10 @@ export class BulkBodySource implements BodySource {
   private position: number;
   private remaining: number;
 
-  constructor(start: number, readonly length: number) {
+  constructor(
+    start: number,
+    readonly length: number,
+  ) {
     this.position = start;
     this.remaining = length;
   }

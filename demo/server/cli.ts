@@ -128,7 +128,8 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions {
   const h2 = args.flags.has('h2');
   if (h2) {
     const http1 = HTTP1_ONLY_FLAGS.filter((f) => args.flags.has(f) || args.values.has(f));
-    if (http1.length > 0) throw new UsageError(`${http1.map((f) => `--${f}`).join(', ')}: HTTP/1.1 connection options, not available with --h2`);
+    if (http1.length > 0)
+      throw new UsageError(`${http1.map((f) => `--${f}`).join(', ')}: HTTP/1.1 connection options, not available with --h2`);
   }
   if ((v('cert') === undefined) !== (v('key') === undefined)) throw new UsageError('--cert and --key go together');
   if (v('cert') !== undefined && !h2) throw new UsageError('--cert and --key need --h2');
@@ -171,7 +172,8 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions {
   }
   const resetWith = v('reset-with');
   if (resetWith !== undefined) {
-    if (resetWith !== 'fin' && resetWith !== 'rst' && resetWith !== 'stall') throw new UsageError(`--reset-with: ${JSON.stringify(resetWith)} must be fin, rst or stall`);
+    if (resetWith !== 'fin' && resetWith !== 'rst' && resetWith !== 'stall')
+      throw new UsageError(`--reset-with: ${JSON.stringify(resetWith)} must be fin, rst or stall`);
     opts.resetWith = resetWith;
   }
   const faultPath = v('fault-path');

@@ -19,7 +19,6 @@ import type { RangeOutcome } from './range';
 import { hasToken, isParseError, RequestParser, type ParsedRequest, type ParseResult } from './request-parser';
 import { errorPlan, STATUS_TEXT, type ResponsePlan } from './responses';
 
-
 /** State shared by all connections of one origin. */
 export interface ConnectionContext {
   readonly options: ResolvedOriginOptions;
@@ -253,11 +252,7 @@ export class Connection {
     const clientKeepsAlive =
       requestVersion === 'HTTP/1.1' ? !hasToken(connectionHeader, 'close') : hasToken(connectionHeader, 'keep-alive');
     const close =
-      plan.forceClose ||
-      !clientKeepsAlive ||
-      o.http10 ||
-      o.closeAfterEachResponse ||
-      this.answered + 1 >= o.maxRequestsPerConnection;
+      plan.forceClose || !clientKeepsAlive || o.http10 || o.closeAfterEachResponse || this.answered + 1 >= o.maxRequestsPerConnection;
 
     const lines = [`${responseVersion} ${plan.status} ${STATUS_TEXT[plan.status] ?? 'Unknown'}`];
     lines.push(`Date: ${new Date().toUTCString()}`, 'Server: sprint-origin');
@@ -276,7 +271,14 @@ export class Connection {
     let cutAfter: number | null = null;
     const body = plan.body;
     const faultHere = o.faultPath === null || (!isParseError(req) && req.target.split('?')[0]!.includes(o.faultPath));
-    if (plan.media && body && faultHere && o.resetAfterBytes !== null && body.length > o.resetAfterBytes && this.ctx.faults.resetsLeft > 0) {
+    if (
+      plan.media &&
+      body &&
+      faultHere &&
+      o.resetAfterBytes !== null &&
+      body.length > o.resetAfterBytes &&
+      this.ctx.faults.resetsLeft > 0
+    ) {
       this.ctx.faults.resetsLeft -= 1;
       cutAfter = o.resetAfterBytes;
     }
@@ -386,6 +388,8 @@ export class Connection {
   private untilClose(start: (done: (ok: boolean) => void) => (() => void) | void): Promise<boolean> {
     return new Promise<boolean>((resolve) => {
       let settled = false;
+      // assigned once, but after `finish` (which `start` may call at once) reads it: const would be in its dead zone
+      // eslint-disable-next-line prefer-const
       let cleanup: (() => void) | void;
       const finish = (ok: boolean): void => {
         if (settled) return;

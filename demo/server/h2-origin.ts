@@ -160,14 +160,23 @@ export async function startH2Origin(opts: H2OriginOptions = {}, identity?: TlsId
   const given = opts as Record<string, unknown>;
   const refused = HTTP1_ONLY_OPTIONS.filter((k) => given[k] !== undefined);
   if (refused.length > 0) {
-    throw new RangeError(`HTTP/2 origin: ${refused.join(', ')} ${refused.length === 1 ? 'is an' : 'are'} HTTP/1.1 connection option${refused.length === 1 ? '' : 's'} (use startOrigin)`);
+    throw new RangeError(
+      `HTTP/2 origin: ${refused.join(', ')} ${refused.length === 1 ? 'is an' : 'are'} HTTP/1.1 connection option${refused.length === 1 ? '' : 's'} (use startOrigin)`,
+    );
   }
   const options = resolveOriginOptions(opts);
   const pacer = options.rateLimitBitsPerSec === null ? null : new Pacer(options.rateLimitBitsPerSec);
-  const tls = identity ?? makeSelfSignedCert({ hosts: [...new Set([options.host, '127.0.0.1', '::1', 'localhost'])].filter((h) => h !== '0.0.0.0' && h !== '::') });
+  const tls =
+    identity ??
+    makeSelfSignedCert({
+      hosts: [...new Set([options.host, '127.0.0.1', '::1', 'localhost'])].filter((h) => h !== '0.0.0.0' && h !== '::'),
+    });
   const spkiHash = tls.spkiHash;
 
-  const log = new AccessLog<H2AccessRecord>({ ...(options.logFile !== null ? { file: options.logFile } : {}), ringSize: options.logRingSize });
+  const log = new AccessLog<H2AccessRecord>({
+    ...(options.logFile !== null ? { file: options.logFile } : {}),
+    ringSize: options.logRingSize,
+  });
   try {
     await log.ready();
   } catch (err) {
@@ -354,9 +363,17 @@ export async function startH2Origin(opts: H2OriginOptions = {}, identity?: TlsId
       if (isClosed()) return; // the close handler logged it
       // Completion is logged inside, synchronously when the last byte is handed over: the
       // stream's 'close' may run before this function resumes.
-      await writeResponse(stream, plan, pending, closed, isClosed, (reason) => {
-        killReason = reason;
-      }, () => record(true, null, nowMs()));
+      await writeResponse(
+        stream,
+        plan,
+        pending,
+        closed,
+        isClosed,
+        (reason) => {
+          killReason = reason;
+        },
+        () => record(true, null, nowMs()),
+      );
       // A request body we did not read: end the stream (forceClose is HTTP/1.1's "close the connection").
       if (plan.forceClose && !isClosed()) stream.close(http2.constants.NGHTTP2_NO_ERROR);
     } finally {

@@ -225,7 +225,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     } else if (cert !== undefined || key !== undefined) {
       throw new UsageError('--cert and --key need --h2');
     }
-    const resolved = resolveOriginOptions({ mediaDir: args.values.get('media'), pageDir: args.values.get('page'), distDir: args.values.get('dist') });
+    const resolved = resolveOriginOptions({
+      mediaDir: args.values.get('media'),
+      pageDir: args.values.get('page'),
+      distDir: args.values.get('dist'),
+    });
     dirs = { mediaDir: resolved.mediaDir, pageDir: resolved.pageDir, distDir: resolved.distDir };
   } catch (err) {
     process.stderr.write(`nginx-origin: ${(err as Error).message}\n${err instanceof UsageError ? USAGE : ''}`);

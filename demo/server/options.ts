@@ -192,7 +192,9 @@ export function resolveOriginOptions(o: OriginOptions = {}): ResolvedOriginOptio
     noRange: flag('noRange', o.noRange),
     noCors: flag('noCors', o.noCors),
     maxRequestsPerConnection:
-      o.maxRequestsPerConnection === undefined ? Number.POSITIVE_INFINITY : integer('maxRequestsPerConnection', o.maxRequestsPerConnection, 0, 1),
+      o.maxRequestsPerConnection === undefined
+        ? Number.POSITIVE_INFINITY
+        : integer('maxRequestsPerConnection', o.maxRequestsPerConnection, 0, 1),
     closeAfterEachResponse: flag('closeAfterEachResponse', o.closeAfterEachResponse),
     http10: flag('http10', o.http10),
     resetAfterBytes: o.resetAfterBytes === undefined ? null : integer('resetAfterBytes', o.resetAfterBytes, 0, 0),

@@ -136,12 +136,7 @@ export class RequestParser {
     return -1;
   }
 
-  private fail(
-    status: RequestParseError['status'],
-    message: string,
-    method: string | null,
-    target: string | null,
-  ): RequestParseError {
+  private fail(status: RequestParseError['status'], message: string, method: string | null, target: string | null): RequestParseError {
     this.failed = { error: true, status, message, arrival: this.lastFeedTime, method, target };
     this.buffer = Buffer.alloc(0);
     this.offset = 0;
@@ -155,7 +150,12 @@ export class RequestParser {
     const requestLine = lines[0] ?? '';
     const parts = requestLine.split(' ');
     if (parts.length !== 3) {
-      return this.fail(400, `malformed request line ${JSON.stringify(requestLine.slice(0, 200))}: expected "METHOD target HTTP/1.x"`, null, null);
+      return this.fail(
+        400,
+        `malformed request line ${JSON.stringify(requestLine.slice(0, 200))}: expected "METHOD target HTTP/1.x"`,
+        null,
+        null,
+      );
     }
     const [method, target, versionText] = parts as [string, string, string];
     if (!TOKEN.test(method)) {

@@ -55,7 +55,9 @@ export type Resolution =
  * Splits a URL path (already stripped of the query, not yet percent-decoded)
  * into decoded segments. "." and empty segments vanish; ".." is refused.
  */
-export function safeSegments(urlPath: string): { ok: true; segments: string[] } | { ok: false; kind: 'forbidden' | 'bad-path'; reason: string } {
+export function safeSegments(
+  urlPath: string,
+): { ok: true; segments: string[] } | { ok: false; kind: 'forbidden' | 'bad-path'; reason: string } {
   const segments: string[] = [];
   for (const raw of urlPath.split('/')) {
     let seg: string;

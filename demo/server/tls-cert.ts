@@ -37,7 +37,8 @@ function runOpenssl(openssl: string, args: string[], input?: string): Buffer {
     return execFileSync(openssl, args, { input, stdio: ['pipe', 'pipe', 'pipe'], timeout: 20_000 });
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { stderr?: Buffer };
-    if (e.code === 'ENOENT') throw new Error(`${openssl} not found: install openssl (apt-get install openssl) to make the HTTP/2 origin's certificate`);
+    if (e.code === 'ENOENT')
+      throw new Error(`${openssl} not found: install openssl (apt-get install openssl) to make the HTTP/2 origin's certificate`);
     const detail = e.stderr?.toString('utf8').trim() || e.message;
     throw new Error(`${openssl} ${args[0] ?? ''} failed: ${detail}`);
   }
@@ -70,9 +71,23 @@ export function makeSelfSignedCert(opts: SelfSignedCertOptions = {}): TlsIdentit
     const keyFile = path.join(dir, 'key.pem');
     const certFile = path.join(dir, 'cert.pem');
     runOpenssl(openssl, [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', keyFile, '-out', certFile, '-days', String(days),
-      '-subj', '/CN=sprint demo origin', '-addext', `subjectAltName=${san}`,
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      String(days),
+      '-subj',
+      '/CN=sprint demo origin',
+      '-addext',
+      `subjectAltName=${san}`,
     ]);
     const cert = readFileSync(certFile, 'utf8');
     const key = readFileSync(keyFile, 'utf8');

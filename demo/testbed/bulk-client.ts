@@ -31,7 +31,9 @@ export async function main(argv: string[]): Promise<number> {
     });
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`bulk-client: ${err.message}\nusage: bulk-client --host H --port P --duration S --out FILE [--label L] [--bytes N] [--bin-ms MS]\n`);
+      process.stderr.write(
+        `bulk-client: ${err.message}\nusage: bulk-client --host H --port P --duration S --out FILE [--label L] [--bytes N] [--bin-ms MS]\n`,
+      );
       return 2;
     }
     throw err;

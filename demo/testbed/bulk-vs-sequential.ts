@@ -93,7 +93,10 @@ export async function runBulkVsSequential(options: BulkVsSequentialOptions): Pro
   };
   try {
     const origins: OriginProcess[] = [];
-    for (const [port, logPath] of [[SEQUENTIAL_PORT, files.originSequential], [BULK_PORT, files.originBulk]] as const) {
+    for (const [port, logPath] of [
+      [SEQUENTIAL_PORT, files.originSequential],
+      [BULK_PORT, files.originBulk],
+    ] as const) {
       const o = await startOriginProcess(testbed, {
         port,
         logPath,
@@ -106,23 +109,49 @@ export async function runBulkVsSequential(options: BulkVsSequentialOptions): Pro
     log(`origins on ${origins.map((o) => o.url).join(', ')}`);
 
     const idleConnectMs = summarize(await measureConnectMs(testbed, SEQUENTIAL_PORT, 10));
-    log(`idle connect RTT: median ${idleConnectMs.median.toFixed(2)} ms (min ${idleConnectMs.min.toFixed(2)}, max ${idleConnectMs.max.toFixed(2)})`);
+    log(
+      `idle connect RTT: median ${idleConnectMs.median.toFixed(2)} ms (min ${idleConnectMs.min.toFixed(2)}, max ${idleConnectMs.max.toFixed(2)})`,
+    );
 
     const capture = await WireCapture.start(testbed, { out: files.wire });
     const ss = startSsSampler(testbed, { out: files.ss, serverPorts: [SEQUENTIAL_PORT, BULK_PORT] });
     const qdisc = startQdiscSampler(testbed, { out: files.qdisc });
     for (const pid of testbed.pids()) note(pid);
 
-    const client = (script: string, port: number, out: string, label: string, extra: string[]): { pid: number; done: Promise<number | null> } => {
-      const child = testbed.exec(testbed.clientNs, process.execPath, [
-        distScript(`demo/testbed/${script}`), '--host', testbed.serverAddr, '--port', String(port),
-        '--duration', String(options.durationS), '--out', out, '--label', label, ...extra,
-      ], { label });
+    const client = (
+      script: string,
+      port: number,
+      out: string,
+      label: string,
+      extra: string[],
+    ): { pid: number; done: Promise<number | null> } => {
+      const child = testbed.exec(
+        testbed.clientNs,
+        process.execPath,
+        [
+          distScript(`demo/testbed/${script}`),
+          '--host',
+          testbed.serverAddr,
+          '--port',
+          String(port),
+          '--duration',
+          String(options.durationS),
+          '--out',
+          out,
+          '--label',
+          label,
+          ...extra,
+        ],
+        { label },
+      );
       note(child.pid);
       const done = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       return { pid: child.pid as number, done };
     };
-    const seq = client('segment-client.js', SEQUENTIAL_PORT, files.sequential, 'sequential', ['--segment-bytes', String(options.segmentBytes ?? 1_250_000)]);
+    const seq = client('segment-client.js', SEQUENTIAL_PORT, files.sequential, 'sequential', [
+      '--segment-bytes',
+      String(options.segmentBytes ?? 1_250_000),
+    ]);
     const bulk = client('bulk-client.js', BULK_PORT, files.bulk, 'bulk', []);
     log(`clients started for ${options.durationS} s`);
 
@@ -184,9 +213,12 @@ export async function runBulkVsSequential(options: BulkVsSequentialOptions): Pro
 
 /** Runs connect-rtt.js in the client namespace; returns its samples (ms). */
 export async function measureConnectMs(testbed: Testbed, port: number, count: number): Promise<number[]> {
-  const out = await testbed.run(testbed.clientNs, process.execPath, [
-    distScript('demo/testbed/connect-rtt.js'), '--host', testbed.serverAddr, '--port', String(port), '--count', String(count),
-  ], 30000);
+  const out = await testbed.run(
+    testbed.clientNs,
+    process.execPath,
+    [distScript('demo/testbed/connect-rtt.js'), '--host', testbed.serverAddr, '--port', String(port), '--count', String(count)],
+    30000,
+  );
   const parsed = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { samplesMs?: number[] };
   if (!Array.isArray(parsed.samplesMs) || parsed.samplesMs.length === 0) throw new Error(`connect-rtt printed no samples: ${out}`);
   return parsed.samplesMs;

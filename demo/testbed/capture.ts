@@ -61,15 +61,34 @@ export class WireCapture {
       for (const [port, c] of bin.flows) flows[port] = { bytes: c.bytes, wireBytes: c.wireBytes, packets: c.packets };
       writer.write({ kind: 'wire', t: bin.startMs / 1000, binMs, flows });
     });
-    const child = testbed.exec(testbed.routerNs, 'tcpdump', [
-      '-i', testbed.bottleneckDev, '-Q', 'out', '-s', '96', '-n', '-tt', '-q', '-e', '-l', '--immediate-mode',
-      `tcp and src net ${ADDRESSES.serverSubnet}`,
-    ], { stdio: ['ignore', 'pipe', 'pipe'], label: 'tcpdump' });
+    const child = testbed.exec(
+      testbed.routerNs,
+      'tcpdump',
+      [
+        '-i',
+        testbed.bottleneckDev,
+        '-Q',
+        'out',
+        '-s',
+        '96',
+        '-n',
+        '-tt',
+        '-q',
+        '-e',
+        '-l',
+        '--immediate-mode',
+        `tcp and src net ${ADDRESSES.serverSubnet}`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], label: 'tcpdump' },
+    );
     const pid = child.pid as number;
     let stderr = '';
     child.stderr?.setEncoding('utf8');
     const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`tcpdump did not start listening within ${options.readyTimeoutMs ?? 5000} ms: ${stderr.trim()}`)), options.readyTimeoutMs ?? 5000);
+      const timer = setTimeout(
+        () => reject(new Error(`tcpdump did not start listening within ${options.readyTimeoutMs ?? 5000} ms: ${stderr.trim()}`)),
+        options.readyTimeoutMs ?? 5000,
+      );
       child.stderr?.on('data', (s: string) => {
         stderr += s;
         if (/listening on/.test(stderr)) {
@@ -109,7 +128,14 @@ export class WireCapture {
       clearInterval(idleTimer);
       binner.finish(Math.max(lastT * 1000, Date.now()));
       const stats = parseTcpdumpStats(stderr);
-      const summary: WireCaptureSummary = { out: options.out, packetsByPort: packets, bytesByPort: bytes, ...stats, unparsedLines: unparsed, unparsedExamples };
+      const summary: WireCaptureSummary = {
+        out: options.out,
+        packetsByPort: packets,
+        bytesByPort: bytes,
+        ...stats,
+        unparsedLines: unparsed,
+        unparsedExamples,
+      };
       writer.write({ kind: 'capture-stop', t: Date.now() / 1000, ...summary });
       await writer.close();
       return summary;

@@ -35,6 +35,7 @@ export function numberOption(values: Record<string, string | undefined>, name: s
     return fallback;
   }
   const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) throw new UsageError(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got "${v}"`);
+  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0))
+    throw new UsageError(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got "${v}"`);
   return n;
 }

@@ -29,12 +29,15 @@ export function checkCongestionControl(samples: readonly SsSample[], expected: s
     seen[key] = (seen[key] ?? 0) + 1;
   }
   const ok = chosen.length > 0 && chosen.every((s) => s.cc === expected);
-  const list = Object.entries(seen).map(([k, v]) => `${k}×${v}`).join(', ');
+  const list = Object.entries(seen)
+    .map(([k, v]) => `${k}×${v}`)
+    .join(', ');
   const where = ports ? ` on server ports ${[...ports].join(',')}` : '';
-  const detail = chosen.length === 0
-    ? `no established connections${where}: congestion control cannot be verified`
-    : ok
-      ? `all ${chosen.length} connections${where} run ${expected}`
-      : `expected ${expected}${where}, ss shows ${list}`;
+  const detail =
+    chosen.length === 0
+      ? `no established connections${where}: congestion control cannot be verified`
+      : ok
+        ? `all ${chosen.length} connections${where} run ${expected}`
+        : `expected ${expected}${where}, ss shows ${list}`;
   return { expected, ok, connections: chosen.length, seen, detail };
 }

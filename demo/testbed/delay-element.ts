@@ -96,19 +96,24 @@ export function buildDelayElement(options: { force?: boolean; root?: string } = 
 export async function startDelayElement(options: StartDelayOptions): Promise<DelayElement> {
   const binary = options.binary ?? buildDelayElement();
   if (!existsSync(binary)) throw new Error(`delay element binary not found: ${binary}`);
-  const child = options.tracker.spawn(options.routerNs, binary, [
-    '-dev', options.tunDev,
-    '-down-ms', String(options.downMs),
-    '-up-ms', String(options.upMs),
-    '-downstream', options.downstreamSubnet,
-  ], { stdio: ['ignore', 'pipe', 'pipe'], label: 'sprint-delay' });
+  const child = options.tracker.spawn(
+    options.routerNs,
+    binary,
+    ['-dev', options.tunDev, '-down-ms', String(options.downMs), '-up-ms', String(options.upMs), '-downstream', options.downstreamSubnet],
+    { stdio: ['ignore', 'pipe', 'pipe'], label: 'sprint-delay' },
+  );
   const pid = child.pid as number;
   let stdout = '';
   child.stdout?.setEncoding('utf8');
   child.stdout?.on('data', (s: string) => {
     stdout += s;
   });
-  await waitForReady(child, () => stdout, options.readyTimeoutMs ?? 5000, () => options.tracker.get(pid)?.stderrTail() ?? '');
+  await waitForReady(
+    child,
+    () => stdout,
+    options.readyTimeoutMs ?? 5000,
+    () => options.tracker.get(pid)?.stderrTail() ?? '',
+  );
 
   const ns = options.routerNs;
   runSync('ip', ['-n', ns, 'link', 'set', options.tunDev, 'up']);

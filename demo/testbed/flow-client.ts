@@ -99,7 +99,9 @@ export async function runFlowClient(options: FlowClientOptions): Promise<FlowSum
           });
           res.on('end', () => resolve({ bytes, status, complete: res.complete }));
           res.on('error', (err) => resolve({ bytes, status, complete: false, error: err.message }));
-          res.on('close', () => resolve({ bytes, status, complete: res.complete, error: res.complete ? undefined : 'connection closed mid-response' }));
+          res.on('close', () =>
+            resolve({ bytes, status, complete: res.complete, error: res.complete ? undefined : 'connection closed mid-response' }),
+          );
         });
         req.on('error', (err) => resolve({ bytes, status, complete: false, error: err.message }));
         current = req;

@@ -133,7 +133,10 @@ export function measurementWindow(series: FlowSeries, flows: readonly string[], 
   if (meet === null) throw new Error(`flows ${flows.join(', ')} never all carried traffic: no measurement window`);
   const end = endS ?? series.t0S + requireSeries(series) * series.binS;
   const from = meet + warmupS;
-  if (!(end > from)) throw new Error(`measurement window is empty: flows meet at ${meet.toFixed(1)} s, warm-up ${warmupS} s, series ends at ${end.toFixed(1)} s`);
+  if (!(end > from))
+    throw new Error(
+      `measurement window is empty: flows meet at ${meet.toFixed(1)} s, warm-up ${warmupS} s, series ends at ${end.toFixed(1)} s`,
+    );
   return { fromS: from, toS: end };
 }
 

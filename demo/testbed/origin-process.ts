@@ -54,7 +54,10 @@ export function defaultOriginCommand(testbed: Testbed, options: StartOriginProce
 
 export async function startOriginProcess(testbed: Testbed, options: StartOriginProcessOptions): Promise<OriginProcess> {
   const cmd = options.command ?? defaultOriginCommand(testbed, options);
-  const child = testbed.exec(testbed.serverNs, cmd.command, cmd.args, { stdio: ['ignore', 'pipe', 'pipe'], label: `origin:${options.port}` });
+  const child = testbed.exec(testbed.serverNs, cmd.command, cmd.args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    label: `origin:${options.port}`,
+  });
   const pid = child.pid as number;
   let stdout = '';
   let stderr = '';
@@ -65,13 +68,17 @@ export async function startOriginProcess(testbed: Testbed, options: StartOriginP
   });
   const timeoutMs = options.readyTimeoutMs ?? 10000;
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error(`origin on port ${options.port} not ready within ${timeoutMs} ms: ${stderr.trim() || 'no output'}`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`origin on port ${options.port} not ready within ${timeoutMs} ms: ${stderr.trim() || 'no output'}`)),
+      timeoutMs,
+    );
     const onData = (s: string): void => {
       stdout += s;
       const line = stdout.split('\n').find((l) => l.startsWith('http'));
       if (line !== undefined && stdout.includes('\n')) finish(null, line.trim());
     };
-    const onExit = (code: number | null): void => finish(new Error(`origin on port ${options.port} exited (code ${code}) before serving: ${stderr.trim() || 'no output'}`));
+    const onExit = (code: number | null): void =>
+      finish(new Error(`origin on port ${options.port} exited (code ${code}) before serving: ${stderr.trim() || 'no output'}`));
     const finish = (err: Error | null, value?: string): void => {
       clearTimeout(timer);
       child.stdout?.removeListener('data', onData);

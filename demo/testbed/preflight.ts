@@ -43,7 +43,8 @@ export function preflight(options: PreflightOptions = {}): PreflightReport {
   if (!hasCommand('tc', ['-V'])) problems.push('`tc` not found: install the Debian package iproute2');
   if (!hasCommand('ss', ['-V'])) problems.push('`ss` not found: install the Debian package iproute2');
   if (!hasCommand('sysctl', ['-n', 'kernel.ostype'])) problems.push('`sysctl` not found: install the Debian package procps');
-  if (!hasCommand('ethtool', ['--version'])) problems.push('`ethtool` not found (needed to turn segmentation offloads off): install the Debian package ethtool');
+  if (!hasCommand('ethtool', ['--version']))
+    problems.push('`ethtool` not found (needed to turn segmentation offloads off): install the Debian package ethtool');
   if (options.capture !== false && !hasCommand('tcpdump', ['--version'])) {
     problems.push('`tcpdump` not found (needed for wire capture): install the Debian package tcpdump');
   }
@@ -101,7 +102,22 @@ function probeNamespaces(problems: string[]): void {
       problems.push(`cannot create a veth pair: ${veth.error?.message} (kernel module veth)`);
       return;
     }
-    const tbf = trySync('tc', ['-n', ns, 'qdisc', 'add', 'dev', names.routerClientDev, 'root', 'tbf', 'rate', '3mbit', 'burst', '5kb', 'limit', '262144']);
+    const tbf = trySync('tc', [
+      '-n',
+      ns,
+      'qdisc',
+      'add',
+      'dev',
+      names.routerClientDev,
+      'root',
+      'tbf',
+      'rate',
+      '3mbit',
+      'burst',
+      '5kb',
+      'limit',
+      '262144',
+    ]);
     if (!tbf.ok) problems.push(`the tbf qdisc is unavailable (\`tc qdisc add ... tbf\`): ${tbf.error?.message} (kernel module sch_tbf)`);
   } finally {
     const del = trySync('ip', ['netns', 'del', ns]);

@@ -43,22 +43,25 @@ export class PeriodicSampler {
   private tick(): void {
     if (this.stopped || this.inFlight) return;
     const t = Date.now() / 1000;
-    this.inFlight = this.options.sample(t).then(
-      (records) => {
-        this.samples++;
-        for (const r of records) {
-          this.writer.write(r);
-          this.records++;
-        }
-      },
-      (err: Error) => {
-        this.errors++;
-        this.lastError = err.message;
-        this.writer.write({ kind: 'error', sampler: this.options.name, t, message: err.message });
-      },
-    ).finally(() => {
-      this.inFlight = null;
-    });
+    this.inFlight = this.options
+      .sample(t)
+      .then(
+        (records) => {
+          this.samples++;
+          for (const r of records) {
+            this.writer.write(r);
+            this.records++;
+          }
+        },
+        (err: Error) => {
+          this.errors++;
+          this.lastError = err.message;
+          this.writer.write({ kind: 'error', sampler: this.options.name, t, message: err.message });
+        },
+      )
+      .finally(() => {
+        this.inFlight = null;
+      });
   }
 
   /** Stops sampling, waits for the sample in flight, closes the file. Idempotent. */
@@ -69,7 +72,14 @@ export class PeriodicSampler {
       this.timer = null;
       if (this.inFlight) await this.inFlight;
       await this.writer.close();
-      return { name: this.options.name, out: this.options.out, samples: this.samples, records: this.records, errors: this.errors, lastError: this.lastError };
+      return {
+        name: this.options.name,
+        out: this.options.out,
+        samples: this.samples,
+        records: this.records,
+        errors: this.errors,
+        lastError: this.lastError,
+      };
     })();
     return this.stopping;
   }

@@ -32,7 +32,9 @@ export async function main(argv: string[]): Promise<number> {
     });
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`segment-client: ${err.message}\nusage: segment-client --host H --port P --duration S --out FILE [--label L] [--segment-bytes N] [--bin-ms MS]\n`);
+      process.stderr.write(
+        `segment-client: ${err.message}\nusage: segment-client --host H --port P --duration S --out FILE [--label L] [--segment-bytes N] [--bin-ms MS]\n`,
+      );
       return 2;
     }
     throw err;

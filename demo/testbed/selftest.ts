@@ -21,7 +21,8 @@ import { CONGESTION_CONTROLS, CongestionControl } from './topology';
 import { parseRate, parseSize } from './units';
 import { runMain } from '../../src/cli/run-main';
 
-const USAGE = 'usage: selftest [--duration S] [--rate 3mbit] [--queue 256kb] [--cc cubic|bbr|reno] [--delay-ms MS] [--warmup S] [--results DIR]';
+const USAGE =
+  'usage: selftest [--duration S] [--rate 3mbit] [--queue 256kb] [--cc cubic|bbr|reno] [--delay-ms MS] [--warmup S] [--results DIR]';
 
 /** Sanity band for the total on the wire, as a fraction of the bottleneck rate. */
 export const TOTAL_RATE_BAND = [0.66, 1.1] as const;
@@ -79,26 +80,38 @@ export async function main(argv: string[]): Promise<number> {
   say(`window: ${r.fair.durationS.toFixed(1)} s after a ${warmupS} s warm-up`);
   say(`wire total (headers included): ${mbps(r.wireTotalBitsPerSec)} Mbit/s of ${mbps(rate)} Mbit/s`);
   say(`payload total: ${mbps(r.fair.totalBitsPerSec)} Mbit/s, fair share ${mbps(r.fair.fairShareBitsPerSec)} Mbit/s`);
-  say(`sequential (port ${seq}): ${mbps(r.fair.flows[seq]?.bitsPerSec ?? 0)} Mbit/s = ${r.sequentialPercentOfFairShare.toFixed(1)}% of fair share`);
+  say(
+    `sequential (port ${seq}): ${mbps(r.fair.flows[seq]?.bitsPerSec ?? 0)} Mbit/s = ${r.sequentialPercentOfFairShare.toFixed(1)}% of fair share`,
+  );
   say(`bulk (port ${bulk}): ${mbps(r.fair.flows[bulk]?.bitsPerSec ?? 0)} Mbit/s = ${r.bulkPercentOfFairShare.toFixed(1)}% of fair share`);
   say(`congestion control: ${r.congestion.detail}`);
   say(`idle connect RTT ms: ${fmt(r.idleConnectMs, 2)}`);
-  for (const [name, port] of [['sequential', r.ports.sequential], ['bulk', r.ports.bulk]] as const) {
+  for (const [name, port] of [
+    ['sequential', r.ports.sequential],
+    ['bulk', r.ports.bulk],
+  ] as const) {
     const t = summarizeSs(r.files.ss, port);
-    say(`server ${name}: cwnd ${fmt(t.cwnd, 0)} segments; rtt ${fmt(t.rttMs)} ms; cc ${t.congestionControls.join(',')}; retrans ${t.retransTotal ?? '?'}`);
+    say(
+      `server ${name}: cwnd ${fmt(t.cwnd, 0)} segments; rtt ${fmt(t.rttMs)} ms; cc ${t.congestionControls.join(',')}; retrans ${t.retransTotal ?? '?'}`,
+    );
   }
   const q = summarizeQdisc(r.files.qdisc);
   say(`queue backlog bytes: ${fmt(q.backlogBytes, 0)}; drops ${q.drops}`);
   say(`capture: ${r.capture.captured ?? '?'} packets captured, ${r.capture.droppedByKernel ?? '?'} dropped by kernel`);
   for (const d of r.delay ?? []) {
-    say(`delay ${d.direction} ${d.delayMs} ms: ${d.sent} packets, late p50 ${d.lateP50Ms.toFixed(3)} ms p99 ${d.lateP99Ms.toFixed(3)} ms max ${d.lateMaxMs.toFixed(3)} ms, >1 ms ${d.over1Ms}, >2 ms ${d.over2Ms}, dropped ${d.dropped}`);
+    say(
+      `delay ${d.direction} ${d.delayMs} ms: ${d.sent} packets, late p50 ${d.lateP50Ms.toFixed(3)} ms p99 ${d.lateP99Ms.toFixed(3)} ms max ${d.lateMaxMs.toFixed(3)} ms, >1 ms ${d.over1Ms}, >2 ms ${d.over2Ms}, dropped ${d.dropped}`,
+    );
   }
 
   const problems: string[] = [];
   if (!r.congestion.ok) problems.push(`congestion control not verified: ${r.congestion.detail}`);
   for (const f of [seq, bulk]) if (!((r.fair.flows[f]?.bitsPerSec ?? 0) > 0)) problems.push(`no throughput measured for port ${f}`);
   const ratio = r.wireTotalBitsPerSec / rate;
-  if (ratio < TOTAL_RATE_BAND[0] || ratio > TOTAL_RATE_BAND[1]) problems.push(`wire total ${mbps(r.wireTotalBitsPerSec)} Mbit/s is outside ${TOTAL_RATE_BAND.join('–')}× the bottleneck rate: shaping is not working`);
+  if (ratio < TOTAL_RATE_BAND[0] || ratio > TOTAL_RATE_BAND[1])
+    problems.push(
+      `wire total ${mbps(r.wireTotalBitsPerSec)} Mbit/s is outside ${TOTAL_RATE_BAND.join('–')}× the bottleneck rate: shaping is not working`,
+    );
   const leftNs = r.namespaces.filter((ns) => existsSync(`/var/run/netns/${ns}`));
   if (leftNs.length > 0) problems.push(`namespaces left behind: ${leftNs.join(', ')}`);
   const leftPids = r.startedPids.filter(isRunning);

@@ -14,7 +14,9 @@ export class CommandError extends Error {
     readonly exitCode: number | null,
     readonly stderr: string,
   ) {
-    super(`command failed: ${[command, ...args].join(' ')}: ${exitCode === null ? 'killed or timed out' : `exit ${exitCode}`}${stderr.trim() ? `: ${stderr.trim()}` : ''}`);
+    super(
+      `command failed: ${[command, ...args].join(' ')}: ${exitCode === null ? 'killed or timed out' : `exit ${exitCode}`}${stderr.trim() ? `: ${stderr.trim()}` : ''}`,
+    );
     this.name = 'CommandError';
   }
 }
@@ -35,7 +37,11 @@ export function runSync(command: string, args: readonly string[], options: RunOp
 }
 
 /** Like runSync but returns the failure instead of throwing (for tear-down and probes). */
-export function trySync(command: string, args: readonly string[], options: RunOptions = {}): { ok: boolean; stdout: string; error?: CommandError } {
+export function trySync(
+  command: string,
+  args: readonly string[],
+  options: RunOptions = {},
+): { ok: boolean; stdout: string; error?: CommandError } {
   try {
     return { ok: true, stdout: runSync(command, args, options) };
   } catch (err) {
@@ -47,14 +53,19 @@ export function trySync(command: string, args: readonly string[], options: RunOp
 /** Asynchronous version of runSync. */
 export function runAsync(command: string, args: readonly string[], options: RunOptions = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(command, [...args], { encoding: 'utf8', timeout: options.timeoutMs ?? 15000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) {
-        const code = typeof (err as NodeJS.ErrnoException).code === 'number' ? ((err as unknown as { code: number }).code) : null;
-        reject(new CommandError(command, args, code, stderr || err.message));
-        return;
-      }
-      resolve(stdout);
-    });
+    execFile(
+      command,
+      [...args],
+      { encoding: 'utf8', timeout: options.timeoutMs ?? 15000, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) {
+          const code = typeof (err as NodeJS.ErrnoException).code === 'number' ? (err as unknown as { code: number }).code : null;
+          reject(new CommandError(command, args, code, stderr || err.message));
+          return;
+        }
+        resolve(stdout);
+      },
+    );
   });
 }
 

@@ -9,7 +9,26 @@
 // are ignored; a malformed socket line is reported with its text.
 
 /** TCP congestion control names the kernel may print in `ss -ti`. */
-const KNOWN_CC = new Set(['cubic', 'bbr', 'bbr2', 'reno', 'bic', 'htcp', 'vegas', 'westwood', 'dctcp', 'highspeed', 'hybla', 'illinois', 'lp', 'nv', 'scalable', 'veno', 'yeah', 'cdg']);
+const KNOWN_CC = new Set([
+  'cubic',
+  'bbr',
+  'bbr2',
+  'reno',
+  'bic',
+  'htcp',
+  'vegas',
+  'westwood',
+  'dctcp',
+  'highspeed',
+  'hybla',
+  'illinois',
+  'lp',
+  'nv',
+  'scalable',
+  'veno',
+  'yeah',
+  'cdg',
+]);
 
 export interface SsSample {
   /** Sample time, seconds since the epoch. */

@@ -22,7 +22,10 @@ export function staleNamespaces(namespaces: readonly string[], alive: (pid: numb
 export function listNamespaces(): string[] {
   const r = trySync('ip', ['netns', 'list'], { timeoutMs: 5000 });
   if (!r.ok) throw new Error(`cannot list network namespaces: ${r.error?.message}`);
-  return r.stdout.split('\n').map((l) => l.trim().split(/\s+/)[0] ?? '').filter(Boolean);
+  return r.stdout
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/)[0] ?? '')
+    .filter(Boolean);
 }
 
 /** Deletes stale testbed namespaces; returns the names removed. */

@@ -124,7 +124,10 @@ export function resolveTopology(options: TopologyOptions): ResolvedTopology {
   let delay: ResolvedTopology['delayMs'] = null;
   if (options.delayMs) {
     const { down, up } = options.delayMs;
-    for (const [name, v] of [['delayMs.down', down], ['delayMs.up', up]] as const) {
+    for (const [name, v] of [
+      ['delayMs.down', down],
+      ['delayMs.up', up],
+    ] as const) {
       if (!Number.isFinite(v) || v < 0 || v > 10000) throw new Error(`testbed option ${name} must be 0–10000 ms, got ${v}`);
     }
     if (down > 0 || up > 0) delay = { down, up };
@@ -231,8 +234,34 @@ export async function createTestbed(options: TopologyOptions): Promise<Testbed> 
       'net.ipv4.conf.all.rp_filter': 0,
       'net.ipv4.conf.default.rp_filter': 0,
     });
-    ip('link', 'add', names.serverDev, 'netns', names.serverNs, 'type', 'veth', 'peer', 'name', names.routerServerDev, 'netns', names.routerNs);
-    ip('link', 'add', names.routerClientDev, 'netns', names.routerNs, 'type', 'veth', 'peer', 'name', names.clientDev, 'netns', names.clientNs);
+    ip(
+      'link',
+      'add',
+      names.serverDev,
+      'netns',
+      names.serverNs,
+      'type',
+      'veth',
+      'peer',
+      'name',
+      names.routerServerDev,
+      'netns',
+      names.routerNs,
+    );
+    ip(
+      'link',
+      'add',
+      names.routerClientDev,
+      'netns',
+      names.routerNs,
+      'type',
+      'veth',
+      'peer',
+      'name',
+      names.clientDev,
+      'netns',
+      names.clientNs,
+    );
     const plen = ADDRESSES.prefixLength;
     const links: Array<[string, string, string]> = [
       [names.serverNs, names.serverDev, ADDRESSES.server],
@@ -252,7 +281,19 @@ export async function createTestbed(options: TopologyOptions): Promise<Testbed> 
 
     // Routes. The server's congestion control rides on its routes to the client (congctl).
     const cc = settings.congestionControl;
-    ip('-n', names.serverNs, 'route', 'add', ADDRESSES.clientSubnet, 'via', ADDRESSES.routerServerSide, 'dev', names.serverDev, 'congctl', cc);
+    ip(
+      '-n',
+      names.serverNs,
+      'route',
+      'add',
+      ADDRESSES.clientSubnet,
+      'via',
+      ADDRESSES.routerServerSide,
+      'dev',
+      names.serverDev,
+      'congctl',
+      cc,
+    );
     ip('-n', names.serverNs, 'route', 'add', 'default', 'via', ADDRESSES.routerServerSide, 'dev', names.serverDev, 'congctl', cc);
     ip('-n', names.clientNs, 'route', 'add', 'default', 'via', ADDRESSES.routerClientSide, 'dev', names.clientDev);
 
@@ -266,14 +307,44 @@ export async function createTestbed(options: TopologyOptions): Promise<Testbed> 
     }
 
     // The bottleneck (server→client) and the optional uplink shaper.
-    runSync('tc', ['-n', names.routerNs, 'qdisc', 'add', 'dev', names.routerClientDev, 'root', 'tbf',
-      'rate', `${settings.rateBitsPerSec}bit`, 'burst', String(settings.burstBytes), 'limit', String(settings.queueBytes)]);
+    runSync('tc', [
+      '-n',
+      names.routerNs,
+      'qdisc',
+      'add',
+      'dev',
+      names.routerClientDev,
+      'root',
+      'tbf',
+      'rate',
+      `${settings.rateBitsPerSec}bit`,
+      'burst',
+      String(settings.burstBytes),
+      'limit',
+      String(settings.queueBytes),
+    ]);
     if (settings.uplink) {
       const upBurst = Math.max(5 * 1024, Math.ceil((settings.uplink.rateBitsPerSec / 8) * 0.004));
-      runSync('tc', ['-n', names.routerNs, 'qdisc', 'add', 'dev', names.routerServerDev, 'root', 'tbf',
-        'rate', `${settings.uplink.rateBitsPerSec}bit`, 'burst', String(upBurst), 'limit', String(settings.uplink.queueBytes)]);
+      runSync('tc', [
+        '-n',
+        names.routerNs,
+        'qdisc',
+        'add',
+        'dev',
+        names.routerServerDev,
+        'root',
+        'tbf',
+        'rate',
+        `${settings.uplink.rateBitsPerSec}bit`,
+        'burst',
+        String(upBurst),
+        'limit',
+        String(settings.uplink.queueBytes),
+      ]);
     }
-    log(`testbed ${names.id}: tbf rate ${settings.rateBitsPerSec} bit/s burst ${settings.burstBytes} B limit ${settings.queueBytes} B on ${names.routerClientDev}; server cc ${cc}`);
+    log(
+      `testbed ${names.id}: tbf rate ${settings.rateBitsPerSec} bit/s burst ${settings.burstBytes} B limit ${settings.queueBytes} B on ${names.routerClientDev}; server cc ${cc}`,
+    );
 
     if (settings.delayMs) {
       delay = await startDelayElement({

@@ -41,7 +41,10 @@ export function seriesFromWireRecords(records: readonly WireRecord[], field: Byt
 
 /** Reads a capture file written by WireCapture. */
 export function readWireSeries(path: string, field: ByteField = 'bytes'): FlowSeries {
-  return seriesFromWireRecords(readJsonl<WireRecord>(path).filter((r) => r.kind === 'wire'), field);
+  return seriesFromWireRecords(
+    readJsonl<WireRecord>(path).filter((r) => r.kind === 'wire'),
+    field,
+  );
 }
 
 interface ClientBinRecord {
@@ -55,6 +58,11 @@ interface ClientBinRecord {
 /** Reads receiver-side bins from flow-client files into one series keyed by label. */
 export function readClientSeries(paths: readonly string[]): FlowSeries {
   const records = paths.flatMap((p) => readJsonl<ClientBinRecord>(p).filter((r) => r.kind === 'bin'));
-  const asWire: WireRecord[] = records.map((r) => ({ kind: 'wire', t: r.t, binMs: r.binMs, flows: { [r.label]: { bytes: r.bytes, wireBytes: 0, packets: 0 } } }));
+  const asWire: WireRecord[] = records.map((r) => ({
+    kind: 'wire',
+    t: r.t,
+    binMs: r.binMs,
+    flows: { [r.label]: { bytes: r.bytes, wireBytes: 0, packets: 0 } },
+  }));
   return seriesFromWireRecords(asWire, 'bytes');
 }

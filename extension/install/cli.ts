@@ -91,7 +91,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`unknown command ${JSON.stringify(command)}\n${USAGE}`);
     return 2;
   } catch (err) {
-    console.error(err instanceof InstallError ? `extension ${command}: ${err.message}` : (err as Error).stack ?? String(err));
+    console.error(err instanceof InstallError ? `extension ${command}: ${err.message}` : ((err as Error).stack ?? String(err)));
     return 1;
   }
 }

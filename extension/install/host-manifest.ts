@@ -38,7 +38,13 @@ export function userHostDir(browser: BrowserId, home: string, platform: NodeJS.P
     return path.join(home, '.config', browser === 'chrome' ? 'google-chrome' : 'chromium', 'NativeMessagingHosts');
   }
   if (platform === 'darwin') {
-    return path.join(home, 'Library', 'Application Support', ...(browser === 'chrome' ? ['Google', 'Chrome'] : ['Chromium']), 'NativeMessagingHosts');
+    return path.join(
+      home,
+      'Library',
+      'Application Support',
+      ...(browser === 'chrome' ? ['Google', 'Chrome'] : ['Chromium']),
+      'NativeMessagingHosts',
+    );
   }
   return null;
 }

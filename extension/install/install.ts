@@ -51,7 +51,15 @@ export interface Receipt {
 
 export class InstallError extends Error {}
 
-export function paths(root: string): { dist: string; unpacked: string; hostDir: string; hostBinary: string; receipt: string; manifest: string; hostSrc: string } {
+export function paths(root: string): {
+  dist: string;
+  unpacked: string;
+  hostDir: string;
+  hostBinary: string;
+  receipt: string;
+  manifest: string;
+  hostSrc: string;
+} {
   const dist = path.join(root, 'dist', 'extension');
   return {
     dist,
@@ -106,10 +114,14 @@ function buildExtension(env: InstallEnv, outDir: string): void {
   env.log(`building the extension into ${outDir} (webpack)...`);
   const webpackDir = path.join(env.root, 'node_modules', 'webpack');
   if (!fs.existsSync(webpackDir)) throw new InstallError(`webpack is not installed in ${env.root}: run \`npm ci\` first`);
-  const child = spawnSync(process.execPath, ['-e', buildScript(), webpackDir, path.join(env.root, 'extension', 'webpack.config.js'), outDir], {
-    cwd: env.root,
-    encoding: 'utf8',
-  });
+  const child = spawnSync(
+    process.execPath,
+    ['-e', buildScript(), webpackDir, path.join(env.root, 'extension', 'webpack.config.js'), outDir],
+    {
+      cwd: env.root,
+      encoding: 'utf8',
+    },
+  );
   if (child.error) throw new InstallError(`building the extension failed: ${child.error.message}`);
   if (child.status !== 0) throw new InstallError(`building the extension failed:\n${`${child.stdout}${child.stderr}`.trim()}`);
 }
@@ -139,7 +151,11 @@ function requireGo(env: InstallEnv): void {
 
 function buildHost(env: InstallEnv, binary: string, hostSrc: string): void {
   env.log(`building the socket host into ${binary} (CGO_ENABLED=0 go build)...`);
-  const r = spawnSync('go', ['build', '-trimpath', '-o', binary, '.'], { cwd: hostSrc, env: { ...process.env, CGO_ENABLED: '0' }, encoding: 'utf8' });
+  const r = spawnSync('go', ['build', '-trimpath', '-o', binary, '.'], {
+    cwd: hostSrc,
+    env: { ...process.env, CGO_ENABLED: '0' },
+    encoding: 'utf8',
+  });
   if (r.error) throw new InstallError(`go build could not run: ${r.error.message}`);
   if (r.status !== 0) throw new InstallError(`go build of ${hostSrc} failed:\n${`${r.stdout}${r.stderr}`.trim()}`);
 }
@@ -167,7 +183,10 @@ export function install(env: InstallEnv, o: InstallOptions = {}): Receipt {
   const browsers = o.browsers ?? detectBrowsers(env);
   for (const b of browsers) {
     const dir = userHostDir(b, env.home, env.platform);
-    if (dir === null) throw new InstallError(`registering a native messaging host for ${BROWSER_NAMES[b]} on ${env.platform} is not supported by this installer (Windows uses the registry)`);
+    if (dir === null)
+      throw new InstallError(
+        `registering a native messaging host for ${BROWSER_NAMES[b]} on ${env.platform} is not supported by this installer (Windows uses the registry)`,
+      );
     targets.push({ label: BROWSER_NAMES[b], dir });
   }
   for (const prof of o.profiles ?? []) targets.push({ label: `profile ${path.resolve(prof)}`, dir: profileHostDir(prof) });

@@ -36,7 +36,8 @@ const DOS_TIME = 0;
 export function zip(entries: readonly ZipEntry[]): Buffer {
   const names = new Set<string>();
   for (const e of entries) {
-    if (!/^[^/\\][^\\]*$/.test(e.name) || e.name.split('/').some((p) => p === '..' || p === '')) throw new Error(`zip: bad entry name ${JSON.stringify(e.name)}`);
+    if (!/^[^/\\][^\\]*$/.test(e.name) || e.name.split('/').some((p) => p === '..' || p === ''))
+      throw new Error(`zip: bad entry name ${JSON.stringify(e.name)}`);
     if (names.has(e.name)) throw new Error(`zip: duplicate entry ${e.name}`);
     names.add(e.name);
   }

@@ -54,10 +54,19 @@ export function bwRuleFactory(dashjs: DashjsForRules, percent: number, estimate?
         const kbps = ctx.getThroughputController().getAverageThroughput('video');
         bps = Number.isFinite(kbps) && kbps > 0 ? kbps * 1000 : null;
       }
-      const choice = reps[bwChoiceIndex(reps.map((r) => r.bandwidth), bps, percent)];
+      const choice =
+        reps[
+          bwChoiceIndex(
+            reps.map((r) => r.bandwidth),
+            bps,
+            percent,
+          )
+        ];
       req.representation = choice;
       req.priority = SwitchRequest.PRIORITY?.STRONG ?? 1;
-      req.reason = { message: `[${name}] ${estimate ? 'wire' : 'dash.js'} throughput ${bps === null ? 'not measured yet' : `${(bps / 1e6).toFixed(2)} Mbit/s`} → ${((choice?.bandwidth ?? 0) / 1e6).toFixed(2)} Mbit/s` };
+      req.reason = {
+        message: `[${name}] ${estimate ? 'wire' : 'dash.js'} throughput ${bps === null ? 'not measured yet' : `${(bps / 1e6).toFixed(2)} Mbit/s`} → ${((choice?.bandwidth ?? 0) / 1e6).toFixed(2)} Mbit/s`,
+      };
       return req;
     }
     return { getSwitchRequest, reset: () => undefined };

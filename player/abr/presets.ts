@@ -37,7 +37,15 @@ export function parseAbrPreset(value: unknown): AbrPreset {
 export const BUFFER_RULE_TARGET_SEC = 240;
 const BUFFER_TARGET_SETTINGS = ['bufferTimeDefault', 'bufferTimeAtTopQuality', 'bufferTimeAtTopQualityLongForm'] as const;
 
-const BUILT_IN_QUALITY_RULES = ['throughputRule', 'bolaRule', 'insufficientBufferRule', 'switchHistoryRule', 'droppedFramesRule', 'l2ARule', 'loLPRule'];
+const BUILT_IN_QUALITY_RULES = [
+  'throughputRule',
+  'bolaRule',
+  'insufficientBufferRule',
+  'switchHistoryRule',
+  'droppedFramesRule',
+  'l2ARule',
+  'loLPRule',
+];
 
 /**
  * Applies `preset` to `dash`. `pageSettings` are the dash.js settings the
@@ -45,7 +53,13 @@ const BUILT_IN_QUALITY_RULES = ['throughputRule', 'bolaRule', 'insufficientBuffe
  * abandonment rule set there are left alone. `wireEstimate` is what BW-x
  * reads (player/abr/bw-x-rule.ts); without it, dash.js's own average.
  */
-export function applyAbrPreset(dash: MediaPlayerClass, dashjs: unknown, preset: AbrPreset, pageSettings?: MediaPlayerSettingClass, wireEstimate?: WireEstimate): void {
+export function applyAbrPreset(
+  dash: MediaPlayerClass,
+  dashjs: unknown,
+  preset: AbrPreset,
+  pageSettings?: MediaPlayerSettingClass,
+  wireEstimate?: WireEstimate,
+): void {
   if (preset === 'dash-default') return;
   const pageBuffer = (pageSettings?.streaming?.buffer ?? {}) as Record<string, unknown>;
   const pageRules = (pageSettings?.streaming?.abr?.rules ?? {}) as Record<string, { active?: unknown } | undefined>;

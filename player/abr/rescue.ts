@@ -70,7 +70,9 @@ export function rescueRung(bitrates: readonly number[], failedIndex: number, inp
   const rate = inputs.measuredBitsPerSec;
   if (rate === null || !(rate > 0)) return 0;
   const seg = inputs.segmentSec > 0 ? inputs.segmentSec : 1;
-  const budget = RESCUE_TIME_SHARE * Math.min(Math.max(inputs.bufferSec > 0 ? inputs.bufferSec : 0, seg), inputs.timeoutSec > 0 ? inputs.timeoutSec : Infinity);
+  const budget =
+    RESCUE_TIME_SHARE *
+    Math.min(Math.max(inputs.bufferSec > 0 ? inputs.bufferSec : 0, seg), inputs.timeoutSec > 0 ? inputs.timeoutSec : Infinity);
   for (let i = cap; i > 0; i--) {
     const seconds = ((bitrates[i] as number) * seg) / rate;
     if (seconds <= budget) return i;
@@ -79,7 +81,10 @@ export function rescueRung(bitrates: readonly number[], failedIndex: number, inp
 }
 
 /** Index in `reps` (lowest first) of the representation that failed: by id, else the first at or above its bitrate. */
-export function failedIndexOf(reps: readonly RepresentationLike[], record: Pick<RescueRecord, 'fromRepresentationId' | 'fromBandwidth'>): number {
+export function failedIndexOf(
+  reps: readonly RepresentationLike[],
+  record: Pick<RescueRecord, 'fromRepresentationId' | 'fromBandwidth'>,
+): number {
   const byId = reps.findIndex((r) => record.fromRepresentationId !== null && r.id === record.fromRepresentationId);
   if (byId >= 0) return byId;
   const from = record.fromBandwidth ?? Infinity;
@@ -149,7 +154,13 @@ export class SegmentRescue {
   };
 
   /** Records a failure; true if a rescue is now pending (the load is to be reported as aborted). */
-  private onFailure(kind: FailureKind, req: NonNullable<LoaderRequest['customData']['request']>, startMs: number, firstByteMs: number | null, loaded: number): boolean {
+  private onFailure(
+    kind: FailureKind,
+    req: NonNullable<LoaderRequest['customData']['request']>,
+    startMs: number,
+    firstByteMs: number | null,
+    loaded: number,
+  ): boolean {
     const mediaType = req.mediaType ?? 'video';
     if (this.pending.has(mediaType)) return false;
     const bandwidth = req.representation?.bandwidth ?? null;
@@ -178,7 +189,9 @@ export class SegmentRescue {
     this.pending.set(mediaType, record);
     this.stats.addRescue(record);
     this.stats.count('rescues');
-    this.log.warn(`rescue: ${mediaType} segment ${record.index} at ${((bandwidth ?? 0) / 1e6).toFixed(2)} Mbit/s ${record.reason}; asking again one rung or more lower`);
+    this.log.warn(
+      `rescue: ${mediaType} segment ${record.index} at ${((bandwidth ?? 0) / 1e6).toFixed(2)} Mbit/s ${record.reason}; asking again one rung or more lower`,
+    );
     return true;
   }
 
@@ -199,7 +212,9 @@ export class SegmentRescue {
     record.toBandwidth = to.bandwidth;
     record.appliedMs = Date.now();
     this.stats.applyRescue(record);
-    this.log.info(`rescue: ${mediaType} segment ${record.index} asked again at ${(to.bandwidth / 1e6).toFixed(2)} Mbit/s (buffer ${bufferSec.toFixed(1)} s)`);
+    this.log.info(
+      `rescue: ${mediaType} segment ${record.index} asked again at ${(to.bandwidth / 1e6).toFixed(2)} Mbit/s (buffer ${bufferSec.toFixed(1)} s)`,
+    );
     return to;
   }
 }

@@ -6,7 +6,11 @@
  */
 import * as dashjsNamed from 'dashjs';
 
-type FactoryMakerLike = { getClassFactory(c: unknown): unknown; getClassFactoryByName(n: string): unknown; getSingletonFactoryByName(n: string): unknown };
+type FactoryMakerLike = {
+  getClassFactory(c: unknown): unknown;
+  getClassFactoryByName(n: string): unknown;
+  getSingletonFactoryByName(n: string): unknown;
+};
 
 // index.d.ts declares no default export; the ESM build has one.
 const dashjsDefault = (dashjsNamed as unknown as { default?: { FactoryMaker?: FactoryMakerLike } }).default;

@@ -168,7 +168,10 @@ export function installSchedulerHook(dash: MediaPlayerClass, hooks: SchedulerHoo
     const abr = config?.abrController;
     if (typeof model?.getBufferTimeDefaultUnadjusted !== 'function' || typeof abr?.isPlayingAtTopQuality !== 'function') {
       // Pipelining still works; only the minimum train past dash.js's target does not.
-      if (!warnedNoLift) console.warn('[sprint] dash.js ScheduleController config has no mediaPlayerModel/abrController: trains stop at dash.js\'s buffer target');
+      if (!warnedNoLift)
+        console.warn(
+          "[sprint] dash.js ScheduleController config has no mediaPlayerModel/abrController: trains stop at dash.js's buffer target",
+        );
       warnedNoLift = true;
       return;
     }

@@ -28,9 +28,15 @@ export function applyTrainSettings(dash: MediaPlayerClass, pageSettings: unknown
   const page = (pageSettings ?? {}) as TrainSettingsView;
   const changed: string[] = [];
   const fast = page.streaming?.buffer?.fastSwitchEnabled;
-  if (fast !== undefined && fast !== false) changed.push(`sprint turned dash.js's streaming.buffer.fastSwitchEnabled off (the page set ${String(fast)}): a fast switch would abort the train's segments in flight`);
+  if (fast !== undefined && fast !== false)
+    changed.push(
+      `sprint turned dash.js's streaming.buffer.fastSwitchEnabled off (the page set ${String(fast)}): a fast switch would abort the train's segments in flight`,
+    );
   const abandon = page.streaming?.abr?.rules?.abandonRequestsRule?.active;
-  if (abandon !== undefined && abandon !== false) changed.push(`sprint turned dash.js's abandonRequestsRule off (the page set it active): abandoning a request aborts the train's segments in flight`);
+  if (abandon !== undefined && abandon !== false)
+    changed.push(
+      `sprint turned dash.js's abandonRequestsRule off (the page set it active): abandoning a request aborts the train's segments in flight`,
+    );
   dash.updateSettings({
     streaming: { buffer: { fastSwitchEnabled: false }, abr: { rules: { abandonRequestsRule: { active: false } } } },
   } as never);

@@ -42,7 +42,9 @@ export async function resolveMode(
     .map((mode) => {
       const provider = providers.find((p) => p.mode === mode);
       const result: Promise<Availability> = provider
-        ? Promise.resolve().then(() => provider.check(ctx)).catch((e: unknown) => ({ ok: false as const, reason: `check failed: ${(e as Error).message}` }))
+        ? Promise.resolve()
+            .then(() => provider.check(ctx))
+            .catch((e: unknown) => ({ ok: false as const, reason: `check failed: ${(e as Error).message}` }))
         : Promise.resolve({ ok: false as const, reason: 'not available in this build' });
       return { mode, result };
     });
@@ -60,7 +62,6 @@ export async function resolveMode(
     }
     reasons.push(`${mode}: ${r.reason}`);
   }
-  const reason =
-    requested === 'stock' ? 'stock requested' : `fell back to stock: ${reasons.join('; ') || 'no Sprint mode available'}`;
+  const reason = requested === 'stock' ? 'stock requested' : `fell back to stock: ${reasons.join('; ') || 'no Sprint mode available'}`;
   return { plane: new StockDataPlane(), reason };
 }

@@ -21,23 +21,31 @@ import type { TrainTransport } from './train-transport';
 export type TransportChoice = 'auto' | 'extension' | 'fetch';
 
 /** Finds a transport for `choice`; resolves with a reason when there is none. */
-export type TransportDetector = (timeoutMs: number) => Promise<{ ok: true; transport: TrainTransport; info: string } | { ok: false; reason: string }>;
+export type TransportDetector = (
+  timeoutMs: number,
+) => Promise<{ ok: true; transport: TrainTransport; info: string } | { ok: false; reason: string }>;
 
 /** Says which protocol the origin of `url` speaks to this page. */
 export type ProtocolDetector = (url: string) => Promise<ProtocolAnswer>;
 
 const EXTENSION_TIMEOUT_MS = 1500;
 
-export function sprintProvider(choice: TransportChoice, detectExtension: TransportDetector | null, detectProtocol: ProtocolDetector | null): ModeProvider {
+export function sprintProvider(
+  choice: TransportChoice,
+  detectExtension: TransportDetector | null,
+  detectProtocol: ProtocolDetector | null,
+): ModeProvider {
   return {
     mode: 'sprint',
     async check(ctx): Promise<Availability> {
       if (choice === 'fetch') {
-        return { ok: true, plane: new SprintDataPlane(new FetchTrainTransport()), reason: 'trains over the browser\'s fetch (requested)' };
+        return { ok: true, plane: new SprintDataPlane(new FetchTrainTransport()), reason: "trains over the browser's fetch (requested)" };
       }
       // Both questions at once: a missing extension costs its timeout, not that plus a round trip.
       const protocol = choice === 'auto' && detectProtocol ? detectProtocol(ctx.manifestUrl) : null;
-      const found = detectExtension ? await detectExtension(EXTENSION_TIMEOUT_MS) : { ok: false as const, reason: 'the Sprint extension transport is not part of this build' };
+      const found = detectExtension
+        ? await detectExtension(EXTENSION_TIMEOUT_MS)
+        : { ok: false as const, reason: 'the Sprint extension transport is not part of this build' };
       if (found.ok) return { ok: true, plane: new SprintDataPlane(found.transport), reason: `trains on extension sockets (${found.info})` };
       if (!protocol) return { ok: false, reason: found.reason };
       const answer = await protocol;
@@ -49,7 +57,10 @@ export function sprintProvider(choice: TransportChoice, detectExtension: Transpo
         };
       }
       const heard = answer.protocol ?? `an unknown protocol (${answer.problem ?? 'not reported'})`;
-      return { ok: false, reason: `${found.reason}; the origin speaks ${heard}, not HTTP/2 or HTTP/3, so the page cannot keep a train on one connection` };
+      return {
+        ok: false,
+        reason: `${found.reason}; the origin speaks ${heard}, not HTTP/2 or HTTP/3, so the page cannot keep a train on one connection`,
+      };
     },
   };
 }

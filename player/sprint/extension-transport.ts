@@ -67,21 +67,28 @@ export interface ExtensionTransportOptions {
 }
 
 export type ExtensionDetection =
-  | { ok: true; transport: ExtensionTransport; info: string; details: WelcomeInfo }
-  | { ok: false; code: UnavailableCode; reason: string };
+  { ok: true; transport: ExtensionTransport; info: string; details: WelcomeInfo } | { ok: false; code: UnavailableCode; reason: string };
 
 /**
  * Looks for the Sprint extension and its socket host. `timeoutMs` bounds the
  * wait for the extension to answer at all (no answer: `no-extension`); the
  * host check that follows has its own bound (`handshakeTimeoutMs`). Never rejects.
  */
-export async function detectExtension(timeoutMs = 1500, options: Omit<ExtensionTransportOptions, 'presenceTimeoutMs'> = {}): Promise<ExtensionDetection> {
+export async function detectExtension(
+  timeoutMs = 1500,
+  options: Omit<ExtensionTransportOptions, 'presenceTimeoutMs'> = {},
+): Promise<ExtensionDetection> {
   const o = { ...options, presenceTimeoutMs: timeoutMs };
   const opened = await openSession({ win: o.win, presenceTimeoutMs: timeoutMs, handshakeTimeoutMs: o.handshakeTimeoutMs ?? 10_000 });
   if (!opened.ok) return { ok: false, code: opened.code, reason: `Sprint extension unavailable (${opened.code}): ${opened.reason}` };
   const t = new ExtensionTransport(opened.port, opened.info, o);
   const i = opened.info;
-  return { ok: true, transport: t, details: i, info: `extension ${i.extensionVersion}, socket host ${i.hostVersion}${i.tcpInfo ? ', TCP_INFO' : ''}` };
+  return {
+    ok: true,
+    transport: t,
+    details: i,
+    info: `extension ${i.extensionVersion}, socket host ${i.hostVersion}${i.tcpInfo ? ', TCP_INFO' : ''}`,
+  };
 }
 
 interface Pending {
@@ -377,7 +384,11 @@ export class ExtensionTransport implements TrainTransport {
     for (const delay of this.o.reconnectDelaysMs) {
       await new Promise((r) => setTimeout(r, delay));
       if (this.st !== 'reconnecting') return;
-      last = await openSession({ win: this.o.win, presenceTimeoutMs: this.o.presenceTimeoutMs, handshakeTimeoutMs: this.o.handshakeTimeoutMs });
+      last = await openSession({
+        win: this.o.win,
+        presenceTimeoutMs: this.o.presenceTimeoutMs,
+        handshakeTimeoutMs: this.o.handshakeTimeoutMs,
+      });
       if (this.st !== 'reconnecting') {
         if (last.ok) last.port.close();
         return;
@@ -421,11 +432,13 @@ export class ExtensionTransport implements TrainTransport {
 /** Page-side check of a TrainRequest against the protocol (the extension checks again); null when fine. */
 export function checkTrainRequest(req: TrainRequest, maxUrlLength: number = LIMITS.maxUrlLength): string | null {
   if (typeof req !== 'object' || req === null) return 'not an object';
-  if (typeof req.url !== 'string' || req.url.length === 0 || req.url.length > maxUrlLength) return `url must be a string of 1..${maxUrlLength} characters`;
+  if (typeof req.url !== 'string' || req.url.length === 0 || req.url.length > maxUrlLength)
+    return `url must be a string of 1..${maxUrlLength} characters`;
   if (!/^https?:\/\//i.test(req.url)) return `only http(s) URLs: ${req.url.slice(0, 100)}`;
   const r = req.range;
   if (r !== undefined) {
-    if (!Number.isSafeInteger(r.start) || !Number.isSafeInteger(r.end) || r.start < 0 || r.end < r.start) return `range {start: ${r.start}, end: ${r.end}} is not 0 <= start <= end`;
+    if (!Number.isSafeInteger(r.start) || !Number.isSafeInteger(r.end) || r.start < 0 || r.end < r.start)
+      return `range {start: ${r.start}, end: ${r.end}} is not 0 <= start <= end`;
     if (r.end - r.start + 1 > LIMITS.maxResponseBytes) return `range longer than ${LIMITS.maxResponseBytes} bytes`;
   }
   return null;

@@ -55,7 +55,8 @@ export async function detectProtocol(url: string): Promise<ProtocolAnswer> {
   for (;;) {
     const p = protocolFromTiming(url);
     if (p !== null) return { protocol: p, problem: null };
-    if (Date.now() >= deadline) return { protocol: null, problem: 'the browser did not report the protocol (a cross-origin manifest without Timing-Allow-Origin?)' };
+    if (Date.now() >= deadline)
+      return { protocol: null, problem: 'the browser did not report the protocol (a cross-origin manifest without Timing-Allow-Origin?)' };
     await new Promise((r) => setTimeout(r, ENTRY_POLL_MS));
   }
 }

@@ -162,7 +162,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.quotaExceeded = true;
     this.state(TRAIN_MEDIA_TYPE).policy.minimumTrain = false;
     this.ctx.stats.count('sprint.quotaExceeded');
-    this.ctx.log.warn('the browser\'s media buffer is full (quota exceeded): trains no longer go past dash.js\'s buffer target');
+    this.ctx.log.warn("the browser's media buffer is full (quota exceeded): trains no longer go past dash.js's buffer target");
   };
   private quotaExceeded = false;
   private unsubscribeQuota: (() => void) | null = null;
@@ -213,17 +213,22 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         },
       },
     });
-    this.unsubscribeCore.push(onCoreEvent(ctx.dash, BYTES_APPENDED_END_FRAGMENT, this.onAppended), onCoreEvent(ctx.dash, FRAGMENT_LOADING_STARTED, this.onLoadingStarted));
+    this.unsubscribeCore.push(
+      onCoreEvent(ctx.dash, BYTES_APPENDED_END_FRAGMENT, this.onAppended),
+      onCoreEvent(ctx.dash, FRAGMENT_LOADING_STARTED, this.onLoadingStarted),
+    );
     this.dashLoads.install(ctx);
     ctx.dash.on(ctx.dashjs.MediaPlayer.events.PLAYBACK_SEEKING, this.onSeeking);
     this.unsubscribeQuota = onQuotaExceeded(ctx.dash, this.onQuotaExceeded);
     this.estimates.install(ctx);
     this.watchdog = setInterval(() => this.checkAppendWatchdog(), 500);
     ctx.stats.estimates.transport = this.transport.name;
-    this.unsubscribeUnavailable = this.transport.onUnavailable?.((reason) => this.degrade(`the ${this.transport.name} transport became unavailable: ${reason}`)) ?? null;
+    this.unsubscribeUnavailable =
+      this.transport.onUnavailable?.((reason) => this.degrade(`the ${this.transport.name} transport became unavailable: ${reason}`)) ??
+      null;
     if (this.transport.pathInfo) this.pathTimer = setInterval(() => void this.samplePath(), 1000);
     if (ctx.chunkBytes !== undefined) ctx.log.info(`sprint: fixed chunk size ${ctx.chunkBytes} bytes (not the model's)`);
-    if (!ctx.minimumTrain) ctx.log.info('sprint: minimum train off: trains stop at dash.js\'s buffer target');
+    if (!ctx.minimumTrain) ctx.log.info("sprint: minimum train off: trains stop at dash.js's buffer target");
   }
 
   destroy(): void {
@@ -274,7 +279,6 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.degraded = reason;
     announceFallback(ctx, 'sprint', reason);
   }
-
 
   /** Program 1 on the current estimates (estimate-hub.ts). */
   private model() {
@@ -329,7 +333,14 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private state(type: string): TypeState {
     let t = this.types.get(type);
     if (!t) {
-      t = { queue: [], policy: new TrainPolicy({ minimumTrain: this.ctx?.minimumTrain ?? true }), train: null, awaitingAppendSince: null, lastByteMs: 0, meter: null };
+      t = {
+        queue: [],
+        policy: new TrainPolicy({ minimumTrain: this.ctx?.minimumTrain ?? true }),
+        train: null,
+        awaitingAppendSince: null,
+        lastByteMs: 0,
+        meter: null,
+      };
       this.types.set(type, t);
     }
     return t;
@@ -346,7 +357,12 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const fairBdpBytes = this.model().fairBdpBytes;
     // The live outstanding state, oldest first; a response of unknown size counts as one fair BDP.
     const window = outstandingBytes(
-      t.queue.filter((e) => e.state === 'loading').map((e) => ({ expectedBytes: e.expectedBytes > 0 ? Math.max(e.expectedBytes, e.bytes) : Math.max(fairBdpBytes, e.bytes), receivedBytes: e.bytes })),
+      t.queue
+        .filter((e) => e.state === 'loading')
+        .map((e) => ({
+          expectedBytes: e.expectedBytes > 0 ? Math.max(e.expectedBytes, e.bytes) : Math.max(fairBdpBytes, e.bytes),
+          receivedBytes: e.bytes,
+        })),
     );
     return t.policy.mayIssue({
       outstanding: window.requests,
@@ -421,7 +437,10 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const t = this.state(type);
     if (this.mediaOrigin === null) this.mediaOrigin = new URL(req.url).origin;
     const bitrate = fr.representation?.bandwidth ?? null;
-    const mediaSec = fr.type === MEDIA_SEGMENT_TYPE && Number.isFinite((fr as { duration?: number }).duration) ? ((fr as { duration?: number }).duration as number) : 0;
+    const mediaSec =
+      fr.type === MEDIA_SEGMENT_TYPE && Number.isFinite((fr as { duration?: number }).duration)
+        ? ((fr as { duration?: number }).duration as number)
+        : 0;
     const expected = range ? range.end - range.start + 1 : bitrate && mediaSec ? Math.round((bitrate * mediaSec) / 8) : 0;
     const at = nowMs();
     if ((this.outstanding(t) === 0 || this.trainBreak) && !t.policy.trainUnspent) {
@@ -653,7 +672,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     ctx?.stats.endTransfer(entry.record);
     ctx?.stats.count('sprint.requestErrors');
     this.consecutiveFailures += 1;
-    if (this.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) this.degrade(`${this.consecutiveFailures} requests in a row failed (last: ${reason})`);
+    if (this.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES)
+      this.degrade(`${this.consecutiveFailures} requests in a row failed (last: ${reason})`);
     ctx?.log.warn(`request ${entry.url}${entry.range ? ` bytes=${entry.range.start}-${entry.range.end}` : ''} failed: ${reason}`);
     const t = this.state(entry.type);
     this.policyCompleted(t, entry, 0, nowMs());
@@ -751,7 +771,12 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     e.resp.url = e.url;
     e.resp.status = 0;
     e.resp.statusText = `sprint: ${e.error ?? 'request failed'}`;
-    e.req.customData.sprintFailure = { timedOut: /time/i.test(e.error ?? ''), bytes: e.bytes, startMs: e.sentMs || e.requestMs, firstByteMs: e.firstByteMs };
+    e.req.customData.sprintFailure = {
+      timedOut: /time/i.test(e.error ?? ''),
+      bytes: e.bytes,
+      startMs: e.sentMs || e.requestMs,
+      firstByteMs: e.firstByteMs,
+    };
     this.ctx?.stats.count('sprint.failedBackToDash');
     this.recordSegment(e, 'error');
     e.req.customData.onloadend?.();

@@ -152,7 +152,7 @@ export class ExpandedStream {
   }
 
   private flush(): void {
-    for (let i = 0; i < this.pending.length; ) {
+    for (let i = 0; i < this.pending.length;) {
       const seg = this.pending[i] as PendingSegment;
       if (this.log.covers(seg.range)) {
         this.pending.splice(i, 1);

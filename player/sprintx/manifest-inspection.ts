@@ -37,7 +37,9 @@ export function inspectManifest(xmlText: string, manifestUrl: string): ManifestI
   }
   if ((mpd.getAttribute('type') ?? 'static') !== 'static') return fail('live (dynamic) manifests are not supported');
   if (mpd.getElementsByTagNameNS('*', 'SegmentTemplate').length > 0) {
-    return fail('content is chunked (one file per segment, SegmentTemplate): Sprint-x needs one file per representation addressed by byte ranges');
+    return fail(
+      'content is chunked (one file per segment, SegmentTemplate): Sprint-x needs one file per representation addressed by byte ranges',
+    );
   }
   let firstVideo: string | null = null;
   let firstAudio: string | null = null;

@@ -172,7 +172,15 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     // file came down at start-up beside it: measured on the 3 Mbit/s /
     // 512 KB testbed, 9.7 MB of audio in the first 87 s while the video
     // crawled at 0.3 Mbit/s and rebuffered.
-    if (!ctx || this.degraded !== null || !fr || fr.type !== MEDIA_SEGMENT_TYPE || fr.mediaType !== 'video' || !fr.range || req.method !== 'GET') {
+    if (
+      !ctx ||
+      this.degraded !== null ||
+      !fr ||
+      fr.type !== MEDIA_SEGMENT_TYPE ||
+      fr.mediaType !== 'video' ||
+      !fr.range ||
+      req.method !== 'GET'
+    ) {
       return false;
     }
     const segments = this.segmentsOf(req);
@@ -258,7 +266,8 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     ctx.log.warn(`transfer #${s.record.id} ${s.url} bytes=${s.record.range} failed: ${s.failed}`);
     this.consecutiveFailures = s.record.segmentsServed > 0 ? 1 : this.consecutiveFailures + 1;
     if (/ignored the Range|Content-Range/.test(s.failed)) this.degrade(`the server stopped honouring Range requests (${s.failed})`);
-    else if (this.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) this.degrade(`${this.consecutiveFailures} transfers in a row failed (last: ${s.failed})`);
+    else if (this.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES)
+      this.degrade(`${this.consecutiveFailures} transfers in a row failed (last: ${s.failed})`);
   }
 
   /** Falls back to stock dash.js loading for the rest of the session, visibly. */
@@ -289,7 +298,16 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
         resp.headers = { 'content-range': `bytes ${range.start}-${range.end}/*`, 'content-length': String(n) };
         resp.data = arrival.data.buffer as ArrayBuffer;
         custom.sprintWire = { startMs: arrival.startMs, firstByteMs: arrival.firstByteMs, endMs: arrival.endMs, traces: arrival.traces };
-        recordAnsweredSegment(ctx.stats, fr, { kind: 'media', url: req.url, bytes: n, requestMs, firstByteMs: arrival.firstByteMs, endMs: arrival.endMs, status: 'ok', transferId });
+        recordAnsweredSegment(ctx.stats, fr, {
+          kind: 'media',
+          url: req.url,
+          bytes: n,
+          requestMs,
+          firstByteMs: arrival.firstByteMs,
+          endMs: arrival.endMs,
+          status: 'ok',
+          transferId,
+        });
         custom.onprogress?.({ loaded: n, total: n, lengthComputable: true });
         custom.onloadend?.();
       },
@@ -301,11 +319,25 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
         resp.url = req.url;
         resp.status = 0;
         resp.statusText = `sprint-x: ${reason}`;
-        custom.sprintFailure = { timedOut: /time/i.test(reason), bytes: stream.record.bytes, startMs: stream.record.startMs, firstByteMs: stream.record.firstByteMs };
+        custom.sprintFailure = {
+          timedOut: /time/i.test(reason),
+          bytes: stream.record.bytes,
+          startMs: stream.record.startMs,
+          firstByteMs: stream.record.firstByteMs,
+        };
         ctx.stats.count('sprintx.segmentsFailedBack');
         // The segment's bytes never reached dash.js: none are counted here
         // (the transfer's record holds what the wire carried).
-        recordAnsweredSegment(ctx.stats, fr, { kind: 'media', url: req.url, bytes: 0, requestMs, firstByteMs: null, endMs: nowMs(), status: 'error', transferId: stream.record.id });
+        recordAnsweredSegment(ctx.stats, fr, {
+          kind: 'media',
+          url: req.url,
+          bytes: 0,
+          requestMs,
+          firstByteMs: null,
+          endMs: nowMs(),
+          status: 'error',
+          transferId: stream.record.id,
+        });
         custom.onloadend?.();
       },
     };
@@ -314,7 +346,16 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
       settled = true;
       stream.forget(pending);
       ctx.stats.count('sprintx.segmentsAbortedByDash');
-      recordAnsweredSegment(ctx.stats, fr, { kind: 'media', url: req.url, bytes: 0, requestMs, firstByteMs: null, endMs: nowMs(), status: 'aborted', transferId: stream.record.id });
+      recordAnsweredSegment(ctx.stats, fr, {
+        kind: 'media',
+        url: req.url,
+        bytes: 0,
+        requestMs,
+        firstByteMs: null,
+        endMs: nowMs(),
+        status: 'aborted',
+        transferId: stream.record.id,
+      });
       custom.onabort?.();
     };
     stream.request(pending);

@@ -50,7 +50,9 @@ export class SwitchHolds {
       this.open = { record, stream, receivedAtAsk: stream.log.receivedBytes };
       this.stats.deferredSwitches.push(record);
       this.stats.count('sprintx.switchesHeld');
-      this.log.info(`hold switch ${stream.representationId} -> ${toId}: transfer #${stream.record.id} has ${stream.log.receivedBytes} of its chunk`);
+      this.log.info(
+        `hold switch ${stream.representationId} -> ${toId}: transfer #${stream.record.id} has ${stream.log.receivedBytes} of its chunk`,
+      );
     }
     const h = this.open;
     h.record.wishes += 1;

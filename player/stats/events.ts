@@ -30,7 +30,16 @@ export interface SprintEventMap {
 }
 
 export type SprintEventName = keyof SprintEventMap;
-export const SPRINT_EVENT_NAMES: readonly SprintEventName[] = ['modeResolved', 'fallback', 'transferEnd', 'trainEnd', 'estimates', 'deferredSwitch', 'rescue', 'warning'];
+export const SPRINT_EVENT_NAMES: readonly SprintEventName[] = [
+  'modeResolved',
+  'fallback',
+  'transferEnd',
+  'trainEnd',
+  'estimates',
+  'deferredSwitch',
+  'rescue',
+  'warning',
+];
 export type SprintEventListener<K extends SprintEventName> = (event: SprintEventMap[K]) => void;
 
 /** A small typed event emitter (no DOM: the data plane core runs without one). */

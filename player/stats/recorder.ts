@@ -68,7 +68,8 @@ export class StatsRecorder {
 
   /** A train in `trains` has ended. */
   endTrain(record: TrainRecord): void {
-    if (this.events.has('trainEnd')) this.events.emit('trainEnd', { ...record, bitrates: [...record.bitrates], rttSamplesSec: [...record.rttSamplesSec] });
+    if (this.events.has('trainEnd'))
+      this.events.emit('trainEnd', { ...record, bitrates: [...record.bitrates], rttSamplesSec: [...record.rttSamplesSec] });
   }
 
   /** `estimates` were updated. */

@@ -38,11 +38,7 @@ export interface ParsedArgs {
 }
 
 /** Parses `argv` (the arguments after the command name) against `spec`. */
-export function parseArgs(
-  argv: readonly string[],
-  spec: OptionsSpec,
-  options: ParseArgsOptions = {},
-): ParsedArgs {
+export function parseArgs(argv: readonly string[], spec: OptionsSpec, options: ParseArgsOptions = {}): ParsedArgs {
   const values = new Map<string, string>();
   const flags = new Set<string>();
   const positionals: string[] = [];

@@ -75,18 +75,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       throw new UsageError(`--epsilon: ${epsilon} must be strictly between 0 and 1`);
     }
     const mssBytes = optional('mss', (t) => parseBytes(t, { name: '--mss' }), DEFAULT_MSS_BYTES);
-    const initialWindowSegments = optional(
-      'initial-window',
-      (t) => parseInteger(t, '--initial-window'),
-      DEFAULT_INITIAL_WINDOW_SEGMENTS,
-    );
-    const givenSegmentBytes = optional<number | undefined>(
-      'segment-bytes',
-      (t) => parseBytes(t, { name: '--segment-bytes' }),
-      undefined,
-    );
-    const segmentBytes =
-      givenSegmentBytes ?? Math.ceil((bandwidthBitsPerSec * DEFAULT_SEGMENT_SECONDS) / 8);
+    const initialWindowSegments = optional('initial-window', (t) => parseInteger(t, '--initial-window'), DEFAULT_INITIAL_WINDOW_SEGMENTS);
+    const givenSegmentBytes = optional<number | undefined>('segment-bytes', (t) => parseBytes(t, { name: '--segment-bytes' }), undefined);
+    const segmentBytes = givenSegmentBytes ?? Math.ceil((bandwidthBitsPerSec * DEFAULT_SEGMENT_SECONDS) / 8);
 
     const params = { bandwidthBitsPerSec, rttSec, epsilon, mssBytes, initialWindowSegments };
     const chunk = chunkSize(params);

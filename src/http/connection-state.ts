@@ -73,10 +73,16 @@ export class Http1Connection {
    * A final response head arrived. `queuedBehind`: requests written after the
    * one it answers. Returns a newly found unsafe reason, or null.
    */
-  responseHead(head: { readonly httpVersion: '1.0' | '1.1'; readonly keepAlive: boolean; readonly status: number }, queuedBehind: number): PipelineUnsafeReason | null {
+  responseHead(
+    head: { readonly httpVersion: '1.0' | '1.1'; readonly keepAlive: boolean; readonly status: number },
+    queuedBehind: number,
+  ): PipelineUnsafeReason | null {
     let found: PipelineUnsafeReason | null = null;
     if (head.httpVersion === '1.0') {
-      found = this.markUnsafe({ code: 'http-1.0', message: `the server answered with HTTP/1.0 (status ${head.status}), which does not define pipelining` });
+      found = this.markUnsafe({
+        code: 'http-1.0',
+        message: `the server answered with HTTP/1.0 (status ${head.status}), which does not define pipelining`,
+      });
     } else if (!head.keepAlive && this.answered === 0 && queuedBehind > 0) {
       found = this.markUnsafe({
         code: 'closes-after-each-response',

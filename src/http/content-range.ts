@@ -48,7 +48,10 @@ export function matchResponse(range: ByteRange | undefined, head: ResponseHead):
 
   const crValue = head.headers.get('content-range');
   if (range === undefined) {
-    return { kind: 'mismatched', message: `206 Partial Content${crValue ? ` (Content-Range ${JSON.stringify(crValue)})` : ''} answers a request without Range` };
+    return {
+      kind: 'mismatched',
+      message: `206 Partial Content${crValue ? ` (Content-Range ${JSON.stringify(crValue)})` : ''} answers a request without Range`,
+    };
   }
   const asked = `bytes ${range.first}-${range.last}`;
   if (crValue === undefined) {
@@ -62,7 +65,10 @@ export function matchResponse(range: ByteRange | undefined, head: ResponseHead):
   }
   const length = cr.last - cr.first + 1;
   if (head.framing.kind === 'length' && head.framing.length !== length) {
-    return { kind: 'unusable', message: `Content-Length ${head.framing.length} disagrees with Content-Range ${JSON.stringify(crValue)} (${length} bytes)` };
+    return {
+      kind: 'unusable',
+      message: `Content-Length ${head.framing.length} disagrees with Content-Range ${JSON.stringify(crValue)} (${length} bytes)`,
+    };
   }
   return { kind: 'ok', bodyBytes: head.framing.kind === 'none' ? 0 : length };
 }

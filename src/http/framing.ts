@@ -45,7 +45,8 @@ export function contentLengthOf(head: ParsedHead, offset: number, responseIndex:
       const t = part.trim();
       const shown = JSON.stringify(t);
       if (/^-\d+$/.test(t)) throw new HttpParseError('bad-content-length', at, responseIndex, `Content-Length ${shown} is negative`);
-      if (!/^\d+$/.test(t)) throw new HttpParseError('bad-content-length', at, responseIndex, `Content-Length ${shown} is not a decimal number`);
+      if (!/^\d+$/.test(t))
+        throw new HttpParseError('bad-content-length', at, responseIndex, `Content-Length ${shown} is not a decimal number`);
       const n = Number(t);
       if (t.replace(/^0+(?=\d)/, '').length > 16 || !Number.isSafeInteger(n)) {
         throw new HttpParseError('bad-content-length', at, responseIndex, `Content-Length ${shown} overflows (more than 2^53-1)`);
@@ -71,9 +72,7 @@ export function contentLengthOf(head: ParsedHead, offset: number, responseIndex:
 export function decideFraming(head: ParsedHead, method: RequestMethod, offset: number, responseIndex: number): FramingDecision {
   const contentLength = contentLengthOf(head, offset, responseIndex);
   const connection = head.headers.tokens('connection');
-  let keepAlive = connection.includes('close')
-    ? false
-    : head.httpVersion === '1.1' || connection.includes('keep-alive');
+  let keepAlive = connection.includes('close') ? false : head.httpVersion === '1.1' || connection.includes('keep-alive');
 
   let framing: BodyFraming;
   if (!statusHasBody(head.status, method)) {
@@ -82,7 +81,12 @@ export function decideFraming(head: ParsedHead, method: RequestMethod, offset: n
     const te = head.headers.get('transfer-encoding') as string;
     const at = head.headers.offsetOf('transfer-encoding') ?? offset;
     if (head.httpVersion === '1.0') {
-      throw new HttpParseError('bad-transfer-encoding', at, responseIndex, `Transfer-Encoding ${JSON.stringify(te)} in an HTTP/1.0 response`);
+      throw new HttpParseError(
+        'bad-transfer-encoding',
+        at,
+        responseIndex,
+        `Transfer-Encoding ${JSON.stringify(te)} in an HTTP/1.0 response`,
+      );
     }
     if (contentLength !== null) {
       throw new HttpParseError(

@@ -44,7 +44,13 @@ export function parseHead(block: Uint8Array, offset: number, responseIndex: numb
   const [statusStart, statusEnd] = lines[0] as [number, number];
   const statusLine = parseStatusLine(block, statusStart, statusEnd, fail);
   const fieldLines = lines.slice(1);
-  return { ...statusLine, headers: new HeaderList(parseFieldLines(block, fieldLines, fail), fieldLines.map(([s]) => offset + s)) };
+  return {
+    ...statusLine,
+    headers: new HeaderList(
+      parseFieldLines(block, fieldLines, fail),
+      fieldLines.map(([s]) => offset + s),
+    ),
+  };
 }
 
 /**
@@ -118,12 +124,7 @@ function parseFieldLines(block: Uint8Array, lines: ReadonlyArray<[number, number
   return fields;
 }
 
-function parseStatusLine(
-  block: Uint8Array,
-  s: number,
-  e: number,
-  fail: Fail,
-): Omit<ParsedHead, 'headers'> {
+function parseStatusLine(block: Uint8Array, s: number, e: number, fail: Fail): Omit<ParsedHead, 'headers'> {
   const text = latin1(block, s, e);
   const shown = JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}...` : text);
   if (!text.startsWith('HTTP/')) fail('bad-status-line', s, `status line ${shown} does not start with "HTTP/"`);

@@ -12,10 +12,22 @@
 export { HttpParseError, HttpRequestError, type HttpParseErrorCode } from './errors';
 export { HeaderList } from './headers';
 export type { BodyFraming, RequestMethod } from './framing';
-export { ResponseParser, type ResponseHead, type ResponseParserEvents, type ResponseParserOptions, type ResponseParserState } from './response-parser';
+export {
+  ResponseParser,
+  type ResponseHead,
+  type ResponseParserEvents,
+  type ResponseParserOptions,
+  type ResponseParserState,
+} from './response-parser';
 export { serializeRequest, checkTarget, checkHost, rangeHeaderValue, MAX_REQUEST_BYTES, type ByteRange, type HttpRequest } from './request';
 export { matchResponse, parseContentRange, type ContentRange, type ResponseMatch } from './content-range';
-export { Http1Connection, type Http1ConnectionState, type PipelineUnsafeCode, type PipelineUnsafeReason, type DrainCause } from './connection-state';
+export {
+  Http1Connection,
+  type Http1ConnectionState,
+  type PipelineUnsafeCode,
+  type PipelineUnsafeReason,
+  type DrainCause,
+} from './connection-state';
 export {
   PipelinedClient,
   type ConnectionClosed,

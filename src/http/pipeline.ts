@@ -128,7 +128,8 @@ class Entry implements RequestHandle {
   }
 }
 
-type Inbound = { readonly data: Uint8Array; readonly atMs: number } | { readonly close: TransportCloseReason; readonly atMs: number | undefined };
+type Inbound =
+  { readonly data: Uint8Array; readonly atMs: number } | { readonly close: TransportCloseReason; readonly atMs: number | undefined };
 
 export class PipelinedClient implements TransportReceiver {
   /** The connection's state machine and pipelining verdict. */
@@ -287,7 +288,12 @@ export class PipelinedClient implements TransportReceiver {
     if (match.kind === 'unusable') {
       // The stream is still in sync: fail this request, read its body off the wire, keep going.
       entry.expectedBody = head.framing.kind === 'length' ? head.framing.length : head.framing.kind === 'none' ? 0 : null; // for inFlightBytes only
-      this.fail(entry, { code: 'unusable-response', message: `response #${head.index}: ${match.message}`, retryable: false, bodyBytesReceived: 0 });
+      this.fail(entry, {
+        code: 'unusable-response',
+        message: `response #${head.index}: ${match.message}`,
+        retryable: false,
+        bodyBytesReceived: 0,
+      });
       return;
     }
     entry.expectedBody = match.bodyBytes;
@@ -326,10 +332,21 @@ export class PipelinedClient implements TransportReceiver {
       this.terminate(this.closeReason, null); // a body delimited by the close just ended
     } else if (!head.keepAlive) {
       const behind = this.queue.length;
-      this.terminate({ kind: 'protocol', message: `response #${head.index} closes the connection (${head.httpVersion === '1.0' ? 'HTTP/1.0' : 'Connection: close'}) with ${behind} request(s) unanswered` }, null, 'connection-closed');
+      this.terminate(
+        {
+          kind: 'protocol',
+          message: `response #${head.index} closes the connection (${head.httpVersion === '1.0' ? 'HTTP/1.0' : 'Connection: close'}) with ${behind} request(s) unanswered`,
+        },
+        null,
+        'connection-closed',
+      );
     } else if (this.connection.state === 'draining') {
       if (this.connection.whyDraining !== 'local') {
-        this.terminate({ kind: 'protocol', message: `stopped after response #${head.index}: ${this.connection.pipelineUnsafe?.message ?? 'draining'}` }, null, 'pipeline-aborted');
+        this.terminate(
+          { kind: 'protocol', message: `stopped after response #${head.index}: ${this.connection.pipelineUnsafe?.message ?? 'draining'}` },
+          null,
+          'pipeline-aborted',
+        );
       } else if (this.queue.length === 0) {
         this.terminate({ kind: 'local', message: 'drained' }, null);
       }
@@ -353,7 +370,9 @@ export class PipelinedClient implements TransportReceiver {
     const entry = this.queue[0];
     this.terminate(
       { kind: 'protocol', message: `malformed response: ${err.message}` },
-      entry === undefined ? null : { code: 'malformed-response', message: err.message, retryable: false, bodyBytesReceived: entry.bodyBytes },
+      entry === undefined
+        ? null
+        : { code: 'malformed-response', message: err.message, retryable: false, bodyBytesReceived: entry.bodyBytes },
       'pipeline-aborted',
     );
   }
@@ -363,14 +382,26 @@ export class PipelinedClient implements TransportReceiver {
    * `first` if given, the others retryable with `restCode` or the code that
    * matches `how`), closes the transport, reports onClosed.
    */
-  private terminate(how: { kind: ConnectionClosed['kind']; message: string }, first: RequestFailure | null, restCode?: RequestFailureCode): void {
+  private terminate(
+    how: { kind: ConnectionClosed['kind']; message: string },
+    first: RequestFailure | null,
+    restCode?: RequestFailureCode,
+  ): void {
     if (this.finished) return;
     this.finished = true;
     const pending = this.queue.splice(0);
     const unanswered = pending.filter((e) => !e.settled).length;
     const unsafe = this.connection.closed(unanswered, how.kind === 'eof' || how.kind === 'error');
     if (unsafe) this.emit(() => this.events.onPipelineUnsafe?.(unsafe));
-    const code: RequestFailureCode = restCode ?? (how.kind === 'eof' ? 'connection-closed' : how.kind === 'local' ? 'closed-locally' : how.kind === 'error' ? 'connection-error' : 'pipeline-aborted');
+    const code: RequestFailureCode =
+      restCode ??
+      (how.kind === 'eof'
+        ? 'connection-closed'
+        : how.kind === 'local'
+          ? 'closed-locally'
+          : how.kind === 'error'
+            ? 'connection-error'
+            : 'pipeline-aborted');
     const retry: Entry[] = [];
     pending.forEach((entry, k) => {
       if (entry.settled) return;

@@ -62,7 +62,10 @@ export function checkTarget(target: string): void {
       continue;
     }
     const what = c === 0x20 ? 'a space' : c === 0x0d ? 'CR' : c === 0x0a ? 'LF' : c > 0x7e ? 'a non-ASCII character' : JSON.stringify(ch);
-    throw new HttpRequestError('target', `${what} at index ${i} of ${JSON.stringify(target)}; percent-encode the URL first (new URL(...).pathname + search)`);
+    throw new HttpRequestError(
+      'target',
+      `${what} at index ${i} of ${JSON.stringify(target)}; percent-encode the URL first (new URL(...).pathname + search)`,
+    );
   }
 }
 
@@ -78,7 +81,8 @@ export function checkHost(host: string, field = 'host'): void {
   }
   if (m[2] !== undefined) {
     const port = Number(m[2]);
-    if (m[2].startsWith('0') || port < 1 || port > 65535) throw new HttpRequestError(field, `port ${m[2]} of ${JSON.stringify(host)} is not 1-65535`);
+    if (m[2].startsWith('0') || port < 1 || port > 65535)
+      throw new HttpRequestError(field, `port ${m[2]} of ${JSON.stringify(host)} is not 1-65535`);
   }
 }
 
@@ -96,7 +100,10 @@ function checkUserAgent(ua: string): void {
   for (let i = 0; i < ua.length; i += 1) {
     const c = ua.charCodeAt(i);
     if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
-      throw new HttpRequestError('userAgent', `character U+${c.toString(16).padStart(4, '0')} at index ${i} is not allowed (printable ASCII except '"' and '\\')`);
+      throw new HttpRequestError(
+        'userAgent',
+        `character U+${c.toString(16).padStart(4, '0')} at index ${i} is not allowed (printable ASCII except '"' and '\\')`,
+      );
     }
   }
   if (ua.trim() !== ua) throw new HttpRequestError('userAgent', 'has leading or trailing spaces');
@@ -107,7 +114,8 @@ function checkOrigin(origin: string): void {
   const m = typeof origin === 'string' ? /^https?:\/\/(.+)$/.exec(origin) : null;
   if (!m) throw new HttpRequestError('origin', `${JSON.stringify(origin)} is not "null" or an http(s) origin`);
   checkHost(m[1] as string, 'origin');
-  if (origin !== origin.toLowerCase()) throw new HttpRequestError('origin', `${JSON.stringify(origin)} is not lower case (a serialised origin is)`);
+  if (origin !== origin.toLowerCase())
+    throw new HttpRequestError('origin', `${JSON.stringify(origin)} is not lower case (a serialised origin is)`);
 }
 
 /** The `Range` header value for `range`: "bytes=first-last". */

@@ -138,7 +138,8 @@ export class ResponseParser {
 
   /** Announces one more response to parse, for a request with `method`, in the order the requests were written. */
   expect(method: RequestMethod): void {
-    if (method !== 'GET' && method !== 'HEAD') throw new TypeError(`ResponseParser.expect: method must be GET or HEAD, got ${String(method)}`);
+    if (method !== 'GET' && method !== 'HEAD')
+      throw new TypeError(`ResponseParser.expect: method must be GET or HEAD, got ${String(method)}`);
     this.methods.push(method);
     if (this.st === 'idle') this.startHead();
   }
@@ -191,7 +192,11 @@ export class ResponseParser {
             this.endResponse(atMs);
             break;
           }
-          this.fail('truncated', at, `${why} during a body delimited by the connection closing, after ${this.bodyBytes} bytes: completeness unknown`);
+          this.fail(
+            'truncated',
+            at,
+            `${why} during a body delimited by the connection closing, after ${this.bodyBytes} bytes: completeness unknown`,
+          );
           break;
         case 'body-length': {
           const total = this.bodyBytes + this.remaining;
@@ -424,7 +429,11 @@ export class ResponseParser {
     let q = p;
     while (q < end && (this.blk[q] === 0x20 || this.blk[q] === 0x09)) q += 1;
     if (q < end && this.blk[q] !== 0x3b) {
-      this.fail('bad-chunk-size', at + q, `chunk size is followed by ${describeByte(this.blk[q] as number)}, not ';' or the end of the line`);
+      this.fail(
+        'bad-chunk-size',
+        at + q,
+        `chunk size is followed by ${describeByte(this.blk[q] as number)}, not ';' or the end of the line`,
+      );
     }
     for (let k = q; k < end; k += 1) {
       const b = this.blk[k] as number;
@@ -490,6 +499,7 @@ function hexValue(b: number): number {
 
 function positiveInt(name: string, value: number | undefined, fallback: number): number {
   const v = value ?? fallback;
-  if (!Number.isSafeInteger(v) || v < 1) throw new RangeError(`ResponseParser option ${name} must be a positive integer, got ${String(value)}`);
+  if (!Number.isSafeInteger(v) || v < 1)
+    throw new RangeError(`ResponseParser option ${name} must be a positive integer, got ${String(value)}`);
   return v;
 }

@@ -16,11 +16,7 @@
 //
 // Units are in the names: bytes, bits per second, seconds. Pure functions, no I/O.
 
-import {
-  requireInteger,
-  requireOpenUnitInterval,
-  requirePositive,
-} from './validate';
+import { requireInteger, requireOpenUnitInterval, requirePositive } from './validate';
 
 /** Paper §IV-A: "in our experience, ε = 0.1 is sufficient". */
 export const DEFAULT_EPSILON = 0.1;
@@ -147,9 +143,7 @@ function resolvePhases(p: ChunkModelParams): Phases {
 
   const fairBdpBytes = (p.bandwidthBitsPerSec * p.rttSec) / 8;
   if (!Number.isFinite(fairBdpBytes)) {
-    throw new RangeError(
-      `bandwidthBitsPerSec × rttSec overflows: ${p.bandwidthBitsPerSec} × ${p.rttSec}`,
-    );
+    throw new RangeError(`bandwidthBitsPerSec × rttSec overflows: ${p.bandwidthBitsPerSec} × ${p.rttSec}`);
   }
   const sstBytes = fairBdpBytes * SLOW_START_THRESHOLD_FRACTION;
   const initialWindowBytes = initialWindowSegments * mssBytes;

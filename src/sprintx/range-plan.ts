@@ -46,7 +46,12 @@ export function parseRange(text: string): ByteRange {
  * be contiguous from `firstIndex` on (a gap would put bytes no segment owns
  * into the request) — the plan stops before a gap.
  */
-export function planExpandedRange(segments: readonly ByteRange[], firstIndex: number, chunkBytes: number, maxSegments = Infinity): ExpandedRange {
+export function planExpandedRange(
+  segments: readonly ByteRange[],
+  firstIndex: number,
+  chunkBytes: number,
+  maxSegments = Infinity,
+): ExpandedRange {
   if (!Number.isInteger(firstIndex) || firstIndex < 0 || firstIndex >= segments.length) {
     throw new RangeError(`segment index ${firstIndex} outside 0..${segments.length - 1}`);
   }

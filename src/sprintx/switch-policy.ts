@@ -56,7 +56,16 @@ export interface SwitchFacts {
 
 export type SwitchDecision =
   | { hold: true; why: 'chunk unspent' | 'old segments downloaded' }
-  | { hold: false; why: 'immediate policy' | 'forced by dash.js' | 'no transfer to protect' | 'transfer failed' | 'buffer below safety level' | 'chunk delivered' };
+  | {
+      hold: false;
+      why:
+        | 'immediate policy'
+        | 'forced by dash.js'
+        | 'no transfer to protect'
+        | 'transfer failed'
+        | 'buffer below safety level'
+        | 'chunk delivered';
+    };
 
 export function decideSwitch(f: SwitchFacts): SwitchDecision {
   if (f.policy === 'immediate') return { hold: false, why: 'immediate policy' };

@@ -154,7 +154,11 @@ export class TrainPolicy {
    * in flight stays below the target.
    */
   mayIssue(c: IssueContext): boolean {
-    const window = { requests: c.outstanding, unreceivedBytes: Math.max(0, c.unreceivedBytes), arrivingBytes: Math.max(0, c.arrivingBytes) };
+    const window = {
+      requests: c.outstanding,
+      unreceivedBytes: Math.max(0, c.unreceivedBytes),
+      arrivingBytes: Math.max(0, c.arrivingBytes),
+    };
     if (!mayIssueRequest(window, Math.max(c.fairBdpBytes, 1), this.maxOutstanding)) return false;
     if (this.overridesBufferTarget) return true;
     return c.bufferSec + c.inFlightSec + c.segmentSec < c.bufferTargetSec;

@@ -75,7 +75,8 @@ let art: Artifacts;
 let benchPage: string;
 
 beforeAll(async () => {
-  for (const m of MODES) if (!ALL_MODES.includes(m)) throw new Error(`SPRINT_BENCH_MODES: unknown mode ${m}; expected ${ALL_MODES.join(', ')}`);
+  for (const m of MODES)
+    if (!ALL_MODES.includes(m)) throw new Error(`SPRINT_BENCH_MODES: unknown mode ${m}; expected ${ALL_MODES.join(', ')}`);
   await ensureContent({ set: SET, log: (l) => process.stderr.write(`${l}\n`) });
   art = await buildArtifacts();
   benchPage = join(art.dir, 'bench-page');
@@ -89,11 +90,21 @@ beforeAll(async () => {
     output: { path: benchPage, filename: '[name].js' },
     resolve: { extensions: ['.ts', '.js'] },
     module: {
-      rules: [{ test: /\.ts$/, loader: 'ts-loader', options: { configFile: join(ROOT, 'player', 'tsconfig.json'), onlyCompileBundledFiles: true }, exclude: /node_modules/ }],
+      rules: [
+        {
+          test: /\.ts$/,
+          loader: 'ts-loader',
+          options: { configFile: join(ROOT, 'player', 'tsconfig.json'), onlyCompileBundledFiles: true },
+          exclude: /node_modules/,
+        },
+      ],
     },
     stats: 'errors-warnings',
   });
-  writeFileSync(join(benchPage, 'index.html'), '<!doctype html><html><head><meta charset="utf-8"><title>sprint-bench</title></head><body><script src="/bench-page.js"></script></body></html>\n');
+  writeFileSync(
+    join(benchPage, 'index.html'),
+    '<!doctype html><html><head><meta charset="utf-8"><title>sprint-bench</title></head><body><script src="/bench-page.js"></script></body></html>\n',
+  );
 });
 
 afterAll(() => art?.close());
@@ -122,7 +133,10 @@ interface ProfileNode {
 }
 
 /** Top self-time items of a V8 CPU profile, as "ms  %  function (file:line)". */
-function topItems(profile: { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[]; startTime: number; endTime: number }, n = 12): string[] {
+function topItems(
+  profile: { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[]; startTime: number; endTime: number },
+  n = 12,
+): string[] {
   const self = new Map<string, number>();
   let total = 0;
   for (const node of profile.nodes) {
@@ -163,7 +177,9 @@ async function runOne(mode: Mode, rateMbit: number, rep: number): Promise<Row> {
     if (profDir) {
       pageProf = await page.createCDPSession();
       await startProfiler(pageProf);
-      const t = await b.browser.waitForTarget((x) => x.type() === 'service_worker' && x.url().startsWith('chrome-extension://'), { timeout: 10_000 });
+      const t = await b.browser.waitForTarget((x) => x.type() === 'service_worker' && x.url().startsWith('chrome-extension://'), {
+        timeout: 10_000,
+      });
       worker = await t.createCDPSession();
       await startProfiler(worker);
     }
@@ -177,7 +193,14 @@ async function runOne(mode: Mode, rateMbit: number, rep: number): Promise<Row> {
       const size = statSync(join(ROOT, 'demo', 'media', SET, 'unchunked', 'rep-4.mp4')).size;
       const r = (await page.evaluate(
         (o) => (window as unknown as { sprintBench: { download(o: unknown): Promise<unknown> } }).sprintBench.download(o),
-        { via: mode === 'dl-extension' ? 'extension' : 'fetch', url: `${origin.url}${TOP_FILE}`, fileBytes: size, rangeBytes: 2 << 20, outstanding: 4, durationMs: SECONDS * 1000 - 1500 },
+        {
+          via: mode === 'dl-extension' ? 'extension' : 'fetch',
+          url: `${origin.url}${TOP_FILE}`,
+          fileBytes: size,
+          rangeBytes: 2 << 20,
+          outstanding: 4,
+          durationMs: SECONDS * 1000 - 1500,
+        },
       )) as { bytes: number; requests: number; pieces: number; errors: string[] };
       note = `${r.requests} requests, ${r.pieces} pieces (${r.pieces ? (r.bytes / r.pieces / 1024).toFixed(0) : '–'} KB avg)${r.errors.length ? `, errors: ${r.errors[0]}` : ''}`;
       const left = t0 + SECONDS * 1000 - Date.now();
@@ -199,12 +222,28 @@ async function runOne(mode: Mode, rateMbit: number, rep: number): Promise<Row> {
       const { profile: wp } = (await worker.send('Profiler.stop')) as { profile: Parameters<typeof topItems>[0] };
       writeFileSync(join(profDir, 'page.cpuprofile'), JSON.stringify(pp));
       writeFileSync(join(profDir, 'worker.cpuprofile'), JSON.stringify(wp));
-      console.log([`profile ${mode} at ${rateMbit} Mbit/s — page renderer (page + content script), self time:`, ...topItems(pp), 'extension service worker, self time:', ...topItems(wp)].join('\n'));
+      console.log(
+        [
+          `profile ${mode} at ${rateMbit} Mbit/s — page renderer (page + content script), self time:`,
+          ...topItems(pp),
+          'extension service worker, self time:',
+          ...topItems(wp),
+        ].join('\n'),
+      );
     }
     await page.close();
     await new Promise((res) => setTimeout(res, 300));
     const mb = mediaBytes(origin) / 1e6;
-    return { mode, rateMbit, mb, wireMbit: (mb * 8) / elapsed, cpu: used, taskSec: m1.task - m0.task, scriptSec: m1.script - m0.script, note };
+    return {
+      mode,
+      rateMbit,
+      mb,
+      wireMbit: (mb * 8) / elapsed,
+      cpu: used,
+      taskSec: m1.task - m0.task,
+      scriptSec: m1.script - m0.script,
+      note,
+    };
   } finally {
     await b?.close();
     await origin.close();
@@ -222,7 +261,16 @@ function printHostProfile(dir: string, mode: string, rate: number): void {
 
 function table(rows: Row[]): string {
   const kinds = PROC_KINDS.filter((k) => rows.some((r) => r.cpu[k] > 0.005));
-  const head = ['mode'.padEnd(13), 'Mbit/s', 'wire', '   MB', ...kinds.map((k) => k.slice(0, 9).padStart(9)), '    total', ' page task', ' script'].join(' ');
+  const head = [
+    'mode'.padEnd(13),
+    'Mbit/s',
+    'wire',
+    '   MB',
+    ...kinds.map((k) => k.slice(0, 9).padStart(9)),
+    '    total',
+    ' page task',
+    ' script',
+  ].join(' ');
   const lines = rows.map((r) => {
     const per = (x: number): string => (r.mb > 0 ? (x / r.mb).toFixed(3) : '–').padStart(9);
     const total = PROC_KINDS.reduce((a, k) => a + r.cpu[k], 0);
@@ -256,7 +304,7 @@ it('CPU seconds per MB of video on the wire, by process kind', async () => {
   console.log(
     [
       `CPU seconds per MB of media on the wire (${SET} set, unchunked, top rung fixed; ${SECONDS} s from navigation; loopback origin paced in ${PIECE}-byte writes).`,
-      'Columns: CPU s/MB per process kind (renderer = the page\'s, content script included; extension = the extension renderer with its service worker; host = sprint-host),',
+      "Columns: CPU s/MB per process kind (renderer = the page's, content script included; extension = the extension renderer with its service worker; host = sprint-host),",
       'page task / script = the page renderer main thread (CDP TaskDuration / ScriptDuration) per MB. dl-* rows download without decoding.',
       table(rows),
       ...notes,

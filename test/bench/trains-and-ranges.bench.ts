@@ -15,7 +15,7 @@ import { startOrigin } from '../../demo/server/origin';
 import { ensureContent } from '../../demo/content/generate';
 import { buildArtifacts, launchExtBrowser } from '../e2e/extension/support/ext-stack';
 import { launchBrowser } from '../e2e/support/browser';
-import { stats, waitForPlayback, mediaRecords } from '../e2e/support/playback';
+import { waitForPlayback, mediaRecords } from '../e2e/support/playback';
 
 const SECONDS = Number(process.env.SPRINT_BENCH_SECONDS ?? 60);
 const SET = process.env.SPRINT_BENCH_SET ?? 'demo';
@@ -63,10 +63,16 @@ it('Sprint: trains on one connection against the model', async () => {
     const recs = mediaRecords(origin);
     const byTransfer = new Map(recs.map((r) => [r.url, r]));
     const lines = s.trains.map((t) => {
-      const mine = s.transfers.filter((x) => x.via === 'sprint' && x.startMs >= t.startMs && (t.endMs === null || x.startMs <= t.endMs) && /chunk-[0-4]|init-[0-4]/.test(x.url));
+      const mine = s.transfers.filter(
+        (x) =>
+          x.via === 'sprint' &&
+          x.startMs >= t.startMs &&
+          (t.endMs === null || x.startMs <= t.endMs) &&
+          /chunk-[0-4]|init-[0-4]/.test(x.url),
+      );
       const conns = new Set(mine.map((x) => byTransfer.get(new URL(x.url).pathname)?.conn).filter((c) => c !== undefined));
       const rtts = t.rttSamplesSec;
-      return `${String(t.id).padEnd(3)} ${mb(t.targetBytes).padStart(10)}  ${mb(t.issuedBytes).padStart(9)}  ${mb(t.completedBytes).padStart(9)}  ${String(t.requests).padStart(8)}  ${String(t.window).padStart(6)}  ${[...conns].join(',').padEnd(6)}  ${mb(t.throughputBitsPerSec).padStart(9)}  ${rtts.length ? (rtts.reduce((a, b) => a + b, 0) / rtts.length * 1000).toFixed(1) : '–'}  ${[...new Set(t.bitrates)].map((b) => b / 1e6).join('/')}`;
+      return `${String(t.id).padEnd(3)} ${mb(t.targetBytes).padStart(10)}  ${mb(t.issuedBytes).padStart(9)}  ${mb(t.completedBytes).padStart(9)}  ${String(t.requests).padStart(8)}  ${String(t.window).padStart(6)}  ${[...conns].join(',').padEnd(6)}  ${mb(t.throughputBitsPerSec).padStart(9)}  ${rtts.length ? ((rtts.reduce((a, b) => a + b, 0) / rtts.length) * 1000).toFixed(1) : '–'}  ${[...new Set(t.bitrates)].map((b) => b / 1e6).join('/')}`;
     });
     let pipelined = 0;
     const sorted = [...recs].sort((a, b) => a.conn - b.conn || a.seq - b.seq);

@@ -37,7 +37,15 @@ describe.each(['buffer', 'bw-90'])('ABR preset %s', (abr) => {
     if (abr === 'buffer') expect(new Set(video.map((x) => x.bandwidth)).size).toBeGreaterThan(2);
     // What dash.js itself runs with.
     const settings = await stack.page.evaluate(() => {
-      const s = (window as unknown as { sprintPlayer: { dash: { getSettings(): { streaming: { buffer: Record<string, unknown>; abr: { rules: Record<string, { active: boolean }> } } } } } }).sprintPlayer.dash.getSettings();
+      const s = (
+        window as unknown as {
+          sprintPlayer: {
+            dash: {
+              getSettings(): { streaming: { buffer: Record<string, unknown>; abr: { rules: Record<string, { active: boolean }> } } };
+            };
+          };
+        }
+      ).sprintPlayer.dash.getSettings();
       return { buffer: s.streaming.buffer, abandon: s.streaming.abr.rules.abandonRequestsRule?.active };
     });
     expect(settings.buffer.fastSwitchEnabled).toBe(false);

@@ -45,7 +45,8 @@ async function until(stack: Stack<H2Origin>, what: string, pred: (s: SprintStats
   const deadline = Date.now() + timeoutMs;
   let s = await stats(stack.page);
   while (!pred(s)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; mode=${s.mode} (${s.modeReason}) time=${s.playback.currentTimeSec}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; mode=${s.mode} (${s.modeReason}) time=${s.playback.currentTimeSec}`);
     await new Promise((r) => setTimeout(r, 250));
     s = await stats(stack.page);
   }
@@ -96,7 +97,9 @@ describe('Sprint on an HTTP/2 origin, no extension', () => {
   it('(a) auto detects h2 and runs the trains over fetch, on one connection, back to back', async () => {
     await stack.page.goto(demoUrl(stack.origin, { layout: 'unchunked', mode: 'auto' }));
     const s = await waitForPlayback(stack.page, 12, 150_000);
-    process.stderr.write(`h2 (a): mode=${s.mode} transport=${s.estimates.transport} reason=${s.modeReason}\n  ${connSummary(stack.origin)}\n`);
+    process.stderr.write(
+      `h2 (a): mode=${s.mode} transport=${s.estimates.transport} reason=${s.modeReason}\n  ${connSummary(stack.origin)}\n`,
+    );
     expect(s.mode).toBe('sprint');
     expect(s.estimates.transport).toBe('fetch');
     expect(s.modeReason).toMatch(/fetch on h2/);
@@ -151,7 +154,8 @@ describe('Sprint-x on an HTTP/2 origin: a cancel is a stream reset, not a new co
       60_000,
     );
     expect(before.mode).toBe('sprint-x');
-    const videoOf = (): Array<ReturnType<typeof mediaRecords<H2AccessRecord>>[number]> => mediaRecords(stack.origin).filter((r) => !AUDIO.test(r.url));
+    const videoOf = (): Array<ReturnType<typeof mediaRecords<H2AccessRecord>>[number]> =>
+      mediaRecords(stack.origin).filter((r) => !AUDIO.test(r.url));
     const mediaConnsBefore = new Set(mediaRecords(stack.origin).map((r) => r.conn));
     const sessionsBefore = stack.origin.stats().connectionsTotal;
     // 100 s: past the end of any 1 MB range in flight now (26 s of media at the lowest rung).
@@ -202,7 +206,9 @@ describe('a page on an HTTP/1.1 origin, media on an HTTP/2 origin', () => {
 
   it('(c) auto reads h2 from the cross-origin manifest (Timing-Allow-Origin) and runs the trains there', async () => {
     const manifest = `${stack.origin.url}/media/test/unchunked/manifest.mpd`;
-    await stack.page.goto(`${pageOrigin.url}/?${new URLSearchParams({ set: 'test', layout: 'unchunked', mode: 'auto', manifest }).toString()}`);
+    await stack.page.goto(
+      `${pageOrigin.url}/?${new URLSearchParams({ set: 'test', layout: 'unchunked', mode: 'auto', manifest }).toString()}`,
+    );
     const s = await waitForPlayback(stack.page, 8, 150_000);
     process.stderr.write(`h2 (c): mode=${s.mode} transport=${s.estimates.transport}; ${connSummary(stack.origin)}\n`);
     expect(s.mode).toBe('sprint');
@@ -236,7 +242,11 @@ describe('a bitrate switch inside a train on HTTP/2', () => {
     const to = current === '0' ? 2 : 0;
     const switchAt = Date.now();
     await stack.page.evaluate((idx) => {
-      const p = (window as unknown as { sprintPlayer: { dash: { updateSettings(s: unknown): void; setRepresentationForTypeByIndex(t: string, i: number): void } } }).sprintPlayer;
+      const p = (
+        window as unknown as {
+          sprintPlayer: { dash: { updateSettings(s: unknown): void; setRepresentationForTypeByIndex(t: string, i: number): void } };
+        }
+      ).sprintPlayer;
       p.dash.updateSettings({ streaming: { abr: { autoSwitchBitrate: { video: false } } } });
       p.dash.setRepresentationForTypeByIndex('video', idx);
     }, to);
@@ -258,7 +268,9 @@ describe('a bitrate switch inside a train on HTTP/2', () => {
     const isNew = (url: string): boolean => new RegExp(`(init|chunk)-${to}\\b`).test(url);
     const firstNew = video.filter((r) => isNew(r.url) && r.arrival > switchAt - 1000).sort((a, b) => a.arrival - b.arrival)[0];
     expect(firstNew).toBeDefined();
-    const oldInFlight = video.filter((r) => !isNew(r.url) && r.arrival < (firstNew as H2AccessRecord).arrival && r.end > (firstNew as H2AccessRecord).arrival);
+    const oldInFlight = video.filter(
+      (r) => !isNew(r.url) && r.arrival < (firstNew as H2AccessRecord).arrival && r.end > (firstNew as H2AccessRecord).arrival,
+    );
     expect(oldInFlight.length).toBeGreaterThan(0);
     expect(new Set(video.map((r) => r.conn)).size).toBe(1);
   });

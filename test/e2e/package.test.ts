@@ -32,7 +32,10 @@ describe('the npm package, installed into an empty project', () => {
   let files: string[];
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'sprint-pack-'));
-    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], root)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], root)) as Array<{
+      filename: string;
+      files: Array<{ path: string }>;
+    }>;
     const first = packed[0];
     if (!first) throw new Error('npm pack reported nothing');
     files = first.files.map((f) => f.path);
@@ -46,10 +49,24 @@ describe('the npm package, installed into an empty project', () => {
   });
 
   it('holds the player, its types, the extension archive and the CLI, and no sources or tests', () => {
-    for (const f of ['dist/player/sprint.js', 'dist/player/sprint.mjs', 'dist/types/player/index.d.ts', 'dist/extension/sprint-extension.zip', 'bin/sprint.js', 'dist/src/cli/model.js', 'LICENSE', 'README.md']) {
+    for (const f of [
+      'dist/player/sprint.js',
+      'dist/player/sprint.mjs',
+      'dist/types/player/index.d.ts',
+      'dist/extension/sprint-extension.zip',
+      'bin/sprint.js',
+      'dist/src/cli/model.js',
+      'LICENSE',
+      'README.md',
+    ]) {
       expect(files).toContain(f);
     }
-    expect(files.filter((f) => /^(test|player|src)\//.test(f) || /\.ts$/.test(f.replace(/\.d\.ts$/, '')) || f.startsWith('demo/media/') || /_test\.go$/.test(f))).toEqual([]);
+    expect(
+      files.filter(
+        (f) =>
+          /^(test|player|src)\//.test(f) || /\.ts$/.test(f.replace(/\.d\.ts$/, '')) || f.startsWith('demo/media/') || /_test\.go$/.test(f),
+      ),
+    ).toEqual([]);
   });
 
   it('type-checks a site that imports it (types resolve from the installed package)', () => {
@@ -72,14 +89,28 @@ describe('the npm package, installed into an empty project', () => {
     );
     writeFileSync(
       join(consumer, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', lib: ['ES2022', 'DOM'], types: [], noEmit: true, skipLibCheck: true }, files: ['site.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'bundler',
+          lib: ['ES2022', 'DOM'],
+          types: [],
+          noEmit: true,
+          skipLibCheck: true,
+        },
+        files: ['site.ts'],
+      }),
     );
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
     let out = '';
     try {
       out = execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: consumer, encoding: 'utf8', timeout: 120_000 });
     } catch (e) {
-      throw new Error(`tsc failed in the site project:\n${(e as { stdout?: string }).stdout ?? ''}${(e as { stderr?: string }).stderr ?? ''}`);
+      throw new Error(
+        `tsc failed in the site project:\n${(e as { stdout?: string }).stdout ?? ''}${(e as { stderr?: string }).stderr ?? ''}`,
+      );
     }
     expect(out).toBe('');
   });
@@ -111,7 +142,11 @@ describe('the npm package, installed into an empty project', () => {
   window.esm = { version, createPlayer: typeof createPlayer };
 </script>`,
       );
-      origin = await startOrigin({ mediaDir: join(root, 'demo', 'media'), pageDir: pages, distDir: join(consumer, 'node_modules', pkg.name, 'dist', 'player') });
+      origin = await startOrigin({
+        mediaDir: join(root, 'demo', 'media'),
+        pageDir: pages,
+        distDir: join(consumer, 'node_modules', pkg.name, 'dist', 'player'),
+      });
       browser = await launchBrowser();
     }, 120_000);
     afterAll(async () => {
@@ -122,7 +157,10 @@ describe('the npm package, installed into an empty project', () => {
     it('one <script> tag of the installed bundle plays the content', async () => {
       const page = await browser.newPage();
       await page.goto(`${origin.url}/`);
-      await page.waitForFunction(() => (document.getElementById('v') as HTMLVideoElement).currentTime > 3, { timeout: 90_000, polling: 250 });
+      await page.waitForFunction(() => (document.getElementById('v') as HTMLVideoElement).currentTime > 3, {
+        timeout: 90_000,
+        polling: 250,
+      });
       const seen = await page.evaluate(() => {
         const w = window as unknown as { Sprint: { version: string }; heard: string[]; player: { stats(): { mode: string | null } } };
         return { version: w.Sprint.version, heard: w.heard, mode: w.player.stats().mode };
@@ -135,7 +173,10 @@ describe('the npm package, installed into an empty project', () => {
       const page = await browser.newPage();
       await page.goto(`${origin.url}/esm.html`);
       await page.waitForFunction(() => (window as unknown as { esm?: unknown }).esm !== undefined, { timeout: 30_000 });
-      expect(await page.evaluate(() => (window as unknown as { esm: unknown }).esm)).toEqual({ version: pkg.version, createPlayer: 'function' });
+      expect(await page.evaluate(() => (window as unknown as { esm: unknown }).esm)).toEqual({
+        version: pkg.version,
+        createPlayer: 'function',
+      });
       await page.close();
     });
   });

@@ -21,7 +21,13 @@ describe.each([
 ] as const)('segment rescue in %s mode (top rung: 200 KB then %s)', (mode, resetWith, extra) => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ rateLimitBitsPerSec: 8e6, resetAfterBytes: 200_000, resetWith, faultPath: TOP, resetCount: Number.POSITIVE_INFINITY });
+    stack = await startStack({
+      rateLimitBitsPerSec: 8e6,
+      resetAfterBytes: 200_000,
+      resetWith,
+      faultPath: TOP,
+      resetCount: Number.POSITIVE_INFINITY,
+    });
   });
   afterAll(async () => {
     await stack?.close();

@@ -83,12 +83,18 @@ describe('sprint with the extension', () => {
       const to = current === '0' ? 2 : 0;
       const switchAt = Date.now();
       await page.evaluate((idx) => {
-        const p = (window as unknown as { sprintPlayer: { dash: { updateSettings(s: unknown): void; setRepresentationForTypeByIndex(t: string, i: number): void } } }).sprintPlayer;
+        const p = (
+          window as unknown as {
+            sprintPlayer: { dash: { updateSettings(s: unknown): void; setRepresentationForTypeByIndex(t: string, i: number): void } };
+          }
+        ).sprintPlayer;
         p.dash.updateSettings({ streaming: { abr: { autoSwitchBitrate: { video: false } } } });
         p.dash.setRepresentationForTypeByIndex('video', idx);
       }, to);
       const s2 = await waitForPlayback(page, before.playback.currentTimeSec + 10, 120_000);
-      const after = s2.segments.filter((x) => x.mediaType === 'video' && x.kind === 'media' && x.requestMs > switchAt && x.representationId === String(to));
+      const after = s2.segments.filter(
+        (x) => x.mediaType === 'video' && x.kind === 'media' && x.requestMs > switchAt && x.representationId === String(to),
+      );
       expect(after.length).toBeGreaterThan(0);
       // nothing cancelled or dropped: every video segment dash.js asked for was delivered, in order
       const delivered = s2.segments.filter((x) => x.mediaType === 'video' && x.kind === 'media');
@@ -106,7 +112,8 @@ describe('sprint with the extension', () => {
       expect(audio.filter((r) => videoConns.has(r.conn))).toEqual([]);
       // Each audio segment recorded once: as many as the origin had answered
       // (dash.js has at most one audio request out, which may be on its way).
-      const answeredAudio = (): number => mediaRecords(origin).filter((r) => /chunk-5/.test(r.url) && r.status === 200 && r.end !== null).length;
+      const answeredAudio = (): number =>
+        mediaRecords(origin).filter((r) => /chunk-5/.test(r.url) && r.status === 200 && r.end !== null).length;
       const answeredBefore = answeredAudio();
       const now = await stats(page);
       const answeredAfter = answeredAudio();
@@ -123,7 +130,9 @@ describe('sprint with the extension', () => {
       const videoSegs = s2.segments.filter((x) => x.mediaType === 'video').sort((a, b) => a.requestMs - b.requestMs);
       const firstNew = videoSegs.find((x) => x.requestMs > switchAt && x.representationId === String(to));
       expect(firstNew).toBeDefined();
-      const stillArriving = videoSegs.filter((x) => x.representationId !== String(to) && x.requestMs < (firstNew?.requestMs ?? 0) && x.endMs > (firstNew?.requestMs ?? 0));
+      const stillArriving = videoSegs.filter(
+        (x) => x.representationId !== String(to) && x.requestMs < (firstNew?.requestMs ?? 0) && x.endMs > (firstNew?.requestMs ?? 0),
+      );
       expect(stillArriving.length).toBeGreaterThan(0);
       expect(s2.counters['sprint.switchesInTrain'] ?? 0).toBeGreaterThan(0);
     } finally {

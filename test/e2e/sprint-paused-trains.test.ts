@@ -49,7 +49,9 @@ describe('trains at a full buffer, small segments, 600 ms RTT', () => {
       .filter((r): r is WireRequest => r !== null && r.status !== null && r.status < 300);
     const lastEnd = Math.max(...requests.map((r) => r.endMs));
     // The trains that ended, each with the video requests that arrived while it ran.
-    const planned = plannedTransfers(s.trains.filter((t) => t.mediaType === 'video' && t.endMs !== null).map((t) => ({ kind: 'train', ...t })));
+    const planned = plannedTransfers(
+      s.trains.filter((t) => t.mediaType === 'video' && t.endMs !== null).map((t) => ({ kind: 'train', ...t })),
+    );
     const trains = trainsOnWire(requests, planned, types, lastEnd).filter((w) => w.requests >= 3);
     const summary = trains.map((w) => ({
       train: w.train.label,
@@ -60,10 +62,15 @@ describe('trains at a full buffer, small segments, 600 ms RTT', () => {
     }));
     process.stderr.write(`trains on the wire: ${JSON.stringify(summary)}\n`);
     if (process.env['SPRINT_DEBUG_TRAINS']) {
-      for (const t of s.trains) process.stderr.write(`train ${t.id}: start ${t.startMs.toFixed(0)} end ${t.endMs?.toFixed(0)} window ${t.window} rtt ${t.rttEstimateSec} bw ${t.bandwidthEstimateBitsPerSec} target ${t.targetBytes}\n`);
+      for (const t of s.trains)
+        process.stderr.write(
+          `train ${t.id}: start ${t.startMs.toFixed(0)} end ${t.endMs?.toFixed(0)} window ${t.window} rtt ${t.rttEstimateSec} bw ${t.bandwidthEstimateBitsPerSec} target ${t.targetBytes}\n`,
+        );
       const t0 = Math.min(...requests.map((r) => r.arrivalMs ?? r.startMs));
       for (const r of [...requests].sort((a, b) => (a.arrivalMs ?? 0) - (b.arrivalMs ?? 0))) {
-        process.stderr.write(`  conn ${r.conn} ${r.url.split('/').pop()} ${r.range} bytes ${r.bytes} arrival ${((r.arrivalMs ?? 0) - t0).toFixed(0)} start ${(r.startMs - t0).toFixed(0)} end ${(r.endMs - t0).toFixed(0)}\n`);
+        process.stderr.write(
+          `  conn ${r.conn} ${r.url.split('/').pop()} ${r.range} bytes ${r.bytes} arrival ${((r.arrivalMs ?? 0) - t0).toFixed(0)} start ${(r.startMs - t0).toFixed(0)} end ${(r.endMs - t0).toFixed(0)}\n`,
+        );
       }
     }
 
@@ -73,7 +80,10 @@ describe('trains at a full buffer, small segments, 600 ms RTT', () => {
       // Every request after the train's first arrived before the response ahead of it ended.
       expect({ train: w.train.label, notPipelined: w.requests - 1 - w.pipelined }).toEqual({ train: w.train.label, notPipelined: 0 });
       // The wire idles less than 5 % of the train's time.
-      expect({ train: w.train.label, idleUnder5Percent: (w.idleShare ?? 1) < 0.05 }).toEqual({ train: w.train.label, idleUnder5Percent: true });
+      expect({ train: w.train.label, idleUnder5Percent: (w.idleShare ?? 1) < 0.05 }).toEqual({
+        train: w.train.label,
+        idleUnder5Percent: true,
+      });
     }
   });
 });

@@ -74,7 +74,15 @@ describe('the minimum train past dash.js buffer target', () => {
   });
 
   const open = async (mpt: string) => {
-    const params = { layout: 'unchunked', mode: 'sprint', transport: 'fetch', abr: 'bw-10', buffer: String(targetSec), chunk: String(chunk), mpt };
+    const params = {
+      layout: 'unchunked',
+      mode: 'sprint',
+      transport: 'fetch',
+      abr: 'bw-10',
+      buffer: String(targetSec),
+      chunk: String(chunk),
+      mpt,
+    };
     await stack.page.goto(demoUrl(stack.origin, params));
     return waitForPlayback(stack.page, 45, 180_000);
   };
@@ -126,7 +134,9 @@ describe('a seek during a train', () => {
   });
 
   it('ends the train, starts a new one at the new position and plays on', async () => {
-    await stack.page.goto(demoUrl(stack.origin, { layout: 'unchunked', mode: 'sprint', transport: 'fetch', abr: 'bw-10', buffer: '8', chunk: '3000000' }));
+    await stack.page.goto(
+      demoUrl(stack.origin, { layout: 'unchunked', mode: 'sprint', transport: 'fetch', abr: 'bw-10', buffer: '8', chunk: '3000000' }),
+    );
     await waitForPlayback(stack.page, 2, 120_000);
     const seekAt = Date.now();
     await stack.page.evaluate(() => {

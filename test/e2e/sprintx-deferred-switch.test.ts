@@ -40,7 +40,8 @@ async function playUntilSwitched(stack: Stack, sxswitch: string): Promise<Sprint
     const s = await waitForPlayback(stack.page, 6, 120_000);
     const reps = new Set(s.transfers.filter((t) => t.via === 'sprint-x' && !/rep-5/.test(t.url)).map((t) => t.url));
     if (reps.size >= 3 && s.playback.currentTimeSec >= 20) return stats(stack.page);
-    if (Date.now() > deadline) throw new Error(`the ABR did not switch twice within 120 s: transfers ${JSON.stringify(s.transfers.map((t) => [t.url, t.bytes]))}`);
+    if (Date.now() > deadline)
+      throw new Error(`the ABR did not switch twice within 120 s: transfers ${JSON.stringify(s.transfers.map((t) => [t.url, t.bytes]))}`);
     await new Promise((r) => setTimeout(r, 500));
   }
 }

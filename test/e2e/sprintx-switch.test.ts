@@ -18,7 +18,8 @@ async function until(stack: Stack, what: string, pred: (s: SprintStats) => boole
   const deadline = Date.now() + timeoutMs;
   let s = await stats(stack.page);
   while (!pred(s)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; mode=${s.mode} transfers=${JSON.stringify(s.transfers.slice(-3))}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; mode=${s.mode} transfers=${JSON.stringify(s.transfers.slice(-3))}`);
     await new Promise((r) => setTimeout(r, 250));
     s = await stats(stack.page);
   }
@@ -47,7 +48,9 @@ describe('sprint-x on a paced origin', () => {
     // lags far behind (measured: medians of 1.5 and 4.9 Mbit/s against 6-8 on
     // the wire; with it, 7.8 against 8.2).
     const firstEnd = Math.min(...done.map((t) => t.endMs as number));
-    const series = s.samples.filter((x) => x.atMs > firstEnd && x.dashThroughputBitsPerSec !== null).map((x) => x.dashThroughputBitsPerSec as number);
+    const series = s.samples
+      .filter((x) => x.atMs > firstEnd && x.dashThroughputBitsPerSec !== null)
+      .map((x) => x.dashThroughputBitsPerSec as number);
     expect(series.length).toBeGreaterThan(2);
     const dash = series.sort((a, b) => a - b)[Math.floor(series.length / 2)] as number;
     expect(dash).toBeGreaterThan(wire / 1.35);
@@ -67,7 +70,11 @@ describe('sprint-x on a paced origin', () => {
     const fromRep = Number(/rep-(\d+)\.mp4$/.exec(inflight[inflight.length - 1]?.url ?? '')?.[1]);
     const toIndex = fromRep === 0 ? 1 : 0;
     await stack.page.evaluate((idx) => {
-      const p = (window as unknown as { sprintPlayer: { dash: { updateSettings(s: unknown): void; setRepresentationForTypeByIndex(t: string, i: number): void } } }).sprintPlayer;
+      const p = (
+        window as unknown as {
+          sprintPlayer: { dash: { updateSettings(s: unknown): void; setRepresentationForTypeByIndex(t: string, i: number): void } };
+        }
+      ).sprintPlayer;
       p.dash.updateSettings({ streaming: { abr: { autoSwitchBitrate: { video: false } } } });
       p.dash.setRepresentationForTypeByIndex('video', idx);
     }, toIndex);

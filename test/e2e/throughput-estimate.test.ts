@@ -33,8 +33,13 @@ describe('throughput estimates on a 3 Mbit/s paced origin (stock, BW-80)', () =>
     // dash.js's own average, once its index-request timing is out of the way.
     expect(s.playback.dashThroughputBitsPerSec!).toBeGreaterThan(0.6 * LINK);
     expect(s.playback.dashThroughputBitsPerSec!).toBeLessThan(1.1 * LINK);
-    const settings = await stack.page.evaluate(() =>
-      (window as unknown as { sprintPlayer: { dash: { getSettings(): { streaming: { abr: { throughput: { useResourceTimingApi: boolean } } } } } } }).sprintPlayer.dash.getSettings().streaming.abr.throughput.useResourceTimingApi,
+    const settings = await stack.page.evaluate(
+      () =>
+        (
+          window as unknown as {
+            sprintPlayer: { dash: { getSettings(): { streaming: { abr: { throughput: { useResourceTimingApi: boolean } } } } } };
+          }
+        ).sprintPlayer.dash.getSettings().streaming.abr.throughput.useResourceTimingApi,
     );
     expect(settings).toBe(false);
     const video = s.segments.filter((x) => x.mediaType === 'video' && x.kind === 'media');

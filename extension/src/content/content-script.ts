@@ -53,7 +53,11 @@ function startSession(pagePort: MessagePort): void {
   };
   toPage({ type: 'ack', extensionVersion: extensionVersion() });
   if (openSessions >= LIMITS.maxSessionsPerDocument) {
-    toPage({ type: 'unavailable', code: 'too-many-sessions', reason: `at most ${LIMITS.maxSessionsPerDocument} Sprint sessions per document` });
+    toPage({
+      type: 'unavailable',
+      code: 'too-many-sessions',
+      reason: `at most ${LIMITS.maxSessionsPerDocument} Sprint sessions per document`,
+    });
     pagePort.close();
     return;
   }
@@ -62,7 +66,11 @@ function startSession(pagePort: MessagePort): void {
     worker = chrome.runtime.connect({ name: SESSION_PORT_NAME });
   } catch (err) {
     // An orphaned content script (the extension was reloaded or removed).
-    toPage({ type: 'unavailable', code: 'worker-disconnected', reason: clipReason(`cannot reach the extension: ${(err as Error).message}`) });
+    toPage({
+      type: 'unavailable',
+      code: 'worker-disconnected',
+      reason: clipReason(`cannot reach the extension: ${(err as Error).message}`),
+    });
     pagePort.close();
     return;
   }
@@ -79,7 +87,11 @@ function startSession(pagePort: MessagePort): void {
   };
   const timer = setTimeout(() => {
     if (welcomed || ended) return;
-    toPage({ type: 'unavailable', code: 'worker-timeout', reason: `the extension's service worker did not confirm the socket host within ${WORKER_TIMEOUT_MS} ms` });
+    toPage({
+      type: 'unavailable',
+      code: 'worker-timeout',
+      reason: `the extension's service worker did not confirm the socket host within ${WORKER_TIMEOUT_MS} ms`,
+    });
     worker.disconnect();
     end();
   }, WORKER_TIMEOUT_MS);
@@ -101,7 +113,8 @@ function startSession(pagePort: MessagePort): void {
         console.warn(`[sprint] dropped a data message: ${(err as Error).message}`);
         return;
       }
-      const buf = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
+      const buf =
+        bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
       toPage({ type: 'data', id: m.id, t: m.t, bytes: buf }, [buf]);
       return;
     }
@@ -117,7 +130,11 @@ function startSession(pagePort: MessagePort): void {
     toPage(
       welcomed
         ? { type: 'closed', code: 'worker-disconnected', reason: clipReason(`the extension's service worker went away (${why})`) }
-        : { type: 'unavailable', code: 'worker-disconnected', reason: clipReason(`the extension's service worker closed the session before welcoming it (${why})`) },
+        : {
+            type: 'unavailable',
+            code: 'worker-disconnected',
+            reason: clipReason(`the extension's service worker closed the session before welcoming it (${why})`),
+          },
     );
     end();
   });
@@ -158,7 +175,11 @@ window.addEventListener('message', (ev: MessageEvent) => {
   if (port === undefined || ev.ports.length !== 1) return;
   if (ev.data.sprint !== PAGE_PROTOCOL) {
     port.postMessage({ type: 'ack', extensionVersion: extensionVersion() });
-    port.postMessage({ type: 'unavailable', code: 'unsupported-protocol', reason: `the extension speaks ${PAGE_PROTOCOL}, the page ${ev.data.sprint}` });
+    port.postMessage({
+      type: 'unavailable',
+      code: 'unsupported-protocol',
+      reason: `the extension speaks ${PAGE_PROTOCOL}, the page ${ev.data.sprint}`,
+    });
     port.close();
     return;
   }

@@ -18,7 +18,14 @@
  * (`closed`, code worker-disconnected) and the pages re-handshake, which
  * starts a fresh worker.
  */
-import { LIMITS, PAGE_PROTOCOL_VERSION, SESSION_PORT_NAME, checkSessionMessage, clipReason, type WorkerMessage } from '../../../player/sprint/extension/protocol';
+import {
+  LIMITS,
+  PAGE_PROTOCOL_VERSION,
+  SESSION_PORT_NAME,
+  checkSessionMessage,
+  clipReason,
+  type WorkerMessage,
+} from '../../../player/sprint/extension/protocol';
 import { HOST_NAME } from '../constants';
 import { HostManager } from './host-manager';
 import { HostUnavailableError, type NativePort } from './native-host';
@@ -46,7 +53,10 @@ function nativePort(): NativePort {
 /** A printable-ASCII User-Agent the host accepts (PROTOCOL.md §8), naming Sprint. */
 function userAgent(): string {
   const ua = `${typeof navigator !== 'undefined' ? navigator.userAgent : ''} Sprint/${chrome.runtime.getManifest().version}`.trim();
-  const clean = ua.replace(/[^\x20-\x7e]|["\\]/g, '').slice(-256).trim();
+  const clean = ua
+    .replace(/[^\x20-\x7e]|["\\]/g, '')
+    .slice(-256)
+    .trim();
   return clean === '' ? 'Sprint' : clean;
 }
 
@@ -83,7 +93,10 @@ chrome.runtime.onConnect.addListener((port) => {
     }
     cleanup();
   };
-  const refuse = (code: 'forbidden-page' | 'too-many-sessions' | 'unsupported-protocol' | 'host-missing' | 'host-forbidden' | 'host-failed', reason: string): void => {
+  const refuse = (
+    code: 'forbidden-page' | 'too-many-sessions' | 'unsupported-protocol' | 'host-missing' | 'host-forbidden' | 'host-failed',
+    reason: string,
+  ): void => {
     post({ type: 'unavailable', code, reason: clipReason(reason) });
     disconnect();
   };

@@ -23,11 +23,16 @@ export type CorsVerdict = { ok: true } | { ok: false; reason: string };
 export function corsCheck(pageOrigin: string, targetOrigin: string, headers: HeaderList): CorsVerdict {
   if (pageOrigin === targetOrigin) return { ok: true };
   const values = headers.getAll('access-control-allow-origin');
-  if (values.length === 0) return { ok: false, reason: `cross-origin response from ${targetOrigin} has no Access-Control-Allow-Origin header` };
-  if (values.length > 1) return { ok: false, reason: `cross-origin response from ${targetOrigin} has ${values.length} Access-Control-Allow-Origin headers` };
+  if (values.length === 0)
+    return { ok: false, reason: `cross-origin response from ${targetOrigin} has no Access-Control-Allow-Origin header` };
+  if (values.length > 1)
+    return { ok: false, reason: `cross-origin response from ${targetOrigin} has ${values.length} Access-Control-Allow-Origin headers` };
   const v = values[0] as string;
   if (v === '*' || v === pageOrigin) return { ok: true };
-  return { ok: false, reason: `Access-Control-Allow-Origin ${JSON.stringify(v.slice(0, 200))} of ${targetOrigin} does not allow ${pageOrigin}` };
+  return {
+    ok: false,
+    reason: `Access-Control-Allow-Origin ${JSON.stringify(v.slice(0, 200))} of ${targetOrigin} does not allow ${pageOrigin}`,
+  };
 }
 
 /** The response headers the page may see, names lower-cased, repeated fields joined with ", ". */

@@ -170,7 +170,11 @@ export class HostConnection implements ByteTransport {
     while (this.outbox.length > 0 && this.writesInFlight < limits.maxPendingWrites && !this.localClose && !this.ended) {
       let text = '';
       let count = 0;
-      while (this.outbox.length > 0 && count < limits.maxRequestsPerWrite && text.length + (this.outbox[0] as string).length <= limits.maxWriteBytes) {
+      while (
+        this.outbox.length > 0 &&
+        count < limits.maxRequestsPerWrite &&
+        text.length + (this.outbox[0] as string).length <= limits.maxWriteBytes
+      ) {
         text += this.outbox.shift() as string;
         count += 1;
       }

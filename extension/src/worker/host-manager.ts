@@ -71,13 +71,19 @@ export class HostManager {
     while (this.starts.length > 0 && now - (this.starts[0] as number) > 60_000) this.starts.shift();
     const limit = 1 + (this.o.maxRestartsPerMinute ?? 3);
     if (this.starts.length >= limit) {
-      const err = new HostUnavailableError('host-failed', `the native host was started ${this.starts.length} times in the last minute; giving up`);
+      const err = new HostUnavailableError(
+        'host-failed',
+        `the native host was started ${this.starts.length} times in the last minute; giving up`,
+      );
       for (const fn of this.failureListeners) fn(err);
       return Promise.reject(err);
     }
     this.starts.push(now);
     const wasRestart = this.current !== null;
-    this.starting = NativeHost.start(() => this.o.connect(), { log: this.o.log, ...(this.o.helloTimeoutMs !== undefined ? { timeoutMs: this.o.helloTimeoutMs } : {}) }).then(
+    this.starting = NativeHost.start(() => this.o.connect(), {
+      log: this.o.log,
+      ...(this.o.helloTimeoutMs !== undefined ? { timeoutMs: this.o.helloTimeoutMs } : {}),
+    }).then(
       (host) => {
         this.starting = null;
         this.current = host;

@@ -68,7 +68,8 @@ export function parseHostMessage(x: unknown): Parsed<HostMessage> {
     }
     if (x.ok === false) {
       const e = x.error;
-      if (!isRec(e) || !isStr(e.code, 64) || !isStr(e.message)) return { ok: false, reason: `reply ${String(id)}: error is not {code, message}` };
+      if (!isRec(e) || !isStr(e.code, 64) || !isStr(e.message))
+        return { ok: false, reason: `reply ${String(id)}: error is not {code, message}` };
       return { ok: true, value: { kind: 'reply', id, ok: false, code: e.code, message: e.message } };
     }
     return { ok: false, reason: `reply ${String(id)}: ok is not a boolean` };
@@ -77,8 +78,10 @@ export function parseHostMessage(x: unknown): Parsed<HostMessage> {
   if (!isNum(x.t)) return { ok: false, reason: `event ${String(x.event)}: t is not a number` };
   switch (x.event) {
     case 'data': {
-      if (!isUint(x.offset) || !isUint(x.n) || x.n < 1 || x.n > MAX_HOST_CHUNK) return { ok: false, reason: 'data event: offset/n out of range' };
-      if (typeof x.data !== 'string' || x.data.length !== Math.ceil(x.n / 3) * 4) return { ok: false, reason: `data event: data is not the base64 of ${x.n} bytes` };
+      if (!isUint(x.offset) || !isUint(x.n) || x.n < 1 || x.n > MAX_HOST_CHUNK)
+        return { ok: false, reason: 'data event: offset/n out of range' };
+      if (typeof x.data !== 'string' || x.data.length !== Math.ceil(x.n / 3) * 4)
+        return { ok: false, reason: `data event: data is not the base64 of ${x.n} bytes` };
       return { ok: true, value: { kind: 'data', conn: x.conn, offset: x.offset, n: x.n, t: x.t, data: x.data } };
     }
     case 'closed': {
@@ -114,7 +117,8 @@ export interface HostHello {
 
 export function parseHelloResult(r: Rec): Parsed<HostHello> {
   const l = r.limits;
-  if (!isUint(r.protocol) || !isStr(r.hostVersion, 32) || typeof r.tcpInfo !== 'boolean' || !isRec(l)) return { ok: false, reason: 'hello result malformed' };
+  if (!isUint(r.protocol) || !isStr(r.hostVersion, 32) || typeof r.tcpInfo !== 'boolean' || !isRec(l))
+    return { ok: false, reason: 'hello result malformed' };
   if (!isUint(l.maxWriteBytes) || !isUint(l.maxRequestsPerWrite) || !isUint(l.maxPendingWrites) || !isUint(l.maxConnections)) {
     return { ok: false, reason: 'hello result: limits malformed' };
   }
@@ -151,5 +155,8 @@ export function parseOpenResult(r: Rec): Parsed<HostOpened> {
     return { ok: false, reason: 'open result malformed' };
   }
   const windowBytes = isUint(r.windowBytes) && r.windowBytes > 0 ? r.windowBytes : DEFAULT_WINDOW_BYTES;
-  return { ok: true, value: { conn: r.conn, localAddr: r.localAddr, remoteAddr: r.remoteAddr, connectMs: r.connectMs, t: r.t, windowBytes } };
+  return {
+    ok: true,
+    value: { conn: r.conn, localAddr: r.localAddr, remoteAddr: r.remoteAddr, connectMs: r.connectMs, t: r.t, windowBytes },
+  };
 }

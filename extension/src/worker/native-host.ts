@@ -97,7 +97,9 @@ export class NativeHost {
     this.port = port;
     this.log = log;
     port.onMessage((msg) => this.receive(msg));
-    port.onDisconnect((reason) => this.die(new HostUnavailableError(classifyDisconnect(reason), `native host disconnected: ${reason || 'no reason given'}`)));
+    port.onDisconnect((reason) =>
+      this.die(new HostUnavailableError(classifyDisconnect(reason), `native host disconnected: ${reason || 'no reason given'}`)),
+    );
   }
 
   /** Connects and says hello; rejects with HostUnavailableError (code says why) within `timeoutMs`. */
@@ -115,18 +117,26 @@ export class NativeHost {
       const result = await Promise.race([
         host.command('hello', { protocol: HOST_PROTOCOL }),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new HostUnavailableError('host-failed', `the native host did not answer hello within ${timeoutMs} ms`)), timeoutMs);
+          timer = setTimeout(
+            () => reject(new HostUnavailableError('host-failed', `the native host did not answer hello within ${timeoutMs} ms`)),
+            timeoutMs,
+          );
         }),
       ]);
       const hello = parseHelloResult(result);
       if (!hello.ok) throw new HostUnavailableError('host-failed', hello.reason);
-      if (hello.value.protocol !== HOST_PROTOCOL) throw new HostUnavailableError('unsupported-protocol', `the host speaks protocol ${hello.value.protocol}, the extension ${HOST_PROTOCOL}`);
+      if (hello.value.protocol !== HOST_PROTOCOL)
+        throw new HostUnavailableError(
+          'unsupported-protocol',
+          `the host speaks protocol ${hello.value.protocol}, the extension ${HOST_PROTOCOL}`,
+        );
       host.helloResult = hello.value;
       return host;
     } catch (err) {
       host.disconnect();
       if (err instanceof HostUnavailableError) throw err;
-      if (err instanceof HostCommandError) throw new HostUnavailableError(err.code === 'unsupported_protocol' ? 'unsupported-protocol' : 'host-failed', err.message);
+      if (err instanceof HostCommandError)
+        throw new HostUnavailableError(err.code === 'unsupported_protocol' ? 'unsupported-protocol' : 'host-failed', err.message);
       throw new HostUnavailableError('host-failed', (err as Error).message);
     } finally {
       clearTimeout(timer);
@@ -266,7 +276,8 @@ export class NativeHost {
     const conns = [...this.conns.entries()];
     this.conns.clear();
     const t = Date.now();
-    for (const [conn, h] of conns) this.guard(() => h.onClosed({ kind: 'closed', conn, reason: 'error', message: err.message, bytesRead: -1, t }));
+    for (const [conn, h] of conns)
+      this.guard(() => h.onClosed({ kind: 'closed', conn, reason: 'error', message: err.message, bytesRead: -1, t }));
     for (const fn of this.deathListeners) this.guard(() => fn(err));
   }
 }

@@ -40,7 +40,13 @@
 import { PipelinedClient, type ConnectionClosed, type RequestFailure, type RequestFailureCode } from '../../../src/http/pipeline';
 import type { PipelineUnsafeReason } from '../../../src/http/connection-state';
 import type { ResponseHead } from '../../../src/http/response-parser';
-import { LIMITS, REQUEST_ERROR_TEXT, type ByteRangeMsg, type PathInfoValue, type RequestErrorCode } from '../../../player/sprint/extension/protocol';
+import {
+  LIMITS,
+  REQUEST_ERROR_TEXT,
+  type ByteRangeMsg,
+  type PathInfoValue,
+  type RequestErrorCode,
+} from '../../../player/sprint/extension/protocol';
 import { corsCheck, exposedHeaders } from './cors';
 import { HostConnection } from './host-connection';
 import { HostCommandError, HostUnavailableError, type NativeHost } from './native-host';
@@ -142,7 +148,15 @@ export class OriginLane {
   /** Clients cut on purpose (cutIfUnwanted): their close says nothing about the origin. */
   private readonly cutClients = new WeakSet<PipelinedClient>();
   private lastPath: PathInfoValue | null = null;
-  private readonly counters = { connectionsOpened: 0, requestsWritten: 0, responsesCompleted: 0, reissued: 0, withheld: 0, bodyBytesDelivered: 0, cut: 0 };
+  private readonly counters = {
+    connectionsOpened: 0,
+    requestsWritten: 0,
+    responsesCompleted: 0,
+    reissued: 0,
+    withheld: 0,
+    bodyBytesDelivered: 0,
+    cut: 0,
+  };
 
   constructor(
     readonly origin: string,
@@ -186,7 +200,9 @@ export class OriginLane {
     if (!client || client.isClosed) return;
     this.counters.cut += 1;
     this.cutClients.add(client);
-    this.env.log(`${this.origin}: request ${r.id} is no longer wanted with ${Number.isFinite(left) ? `${left} bytes` : 'an unknown length'} to come: cut the connection`);
+    this.env.log(
+      `${this.origin}: request ${r.id} is no longer wanted with ${Number.isFinite(left) ? `${left} bytes` : 'an unknown length'} to come: cut the connection`,
+    );
     queueMicrotask(() => client.close()); // the requests behind it fail retryable and are re-issued (onClientClosed)
   }
 
@@ -268,7 +284,8 @@ export class OriginLane {
         this.armStallCheck();
         return;
       }
-      while (this.waiting.length > 0 && client.canEnqueue && this.mode === 'pipelined') this.write(client, this.waiting.shift() as LaneRequest);
+      while (this.waiting.length > 0 && client.canEnqueue && this.mode === 'pipelined')
+        this.write(client, this.waiting.shift() as LaneRequest);
       this.armStallCheck();
       return;
     }
@@ -305,7 +322,9 @@ export class OriginLane {
         this.progress = { bytes: conn.bytesRead, at: now };
       } else if (now - this.progress.at >= limit) {
         this.stalls += 1;
-        this.env.log(`${this.origin}: connection ${conn.conn} stalled: no byte for ${now - this.progress.at} ms with ${client.inFlight} responses owed; closing it (stall ${this.stalls} in a row)`);
+        this.env.log(
+          `${this.origin}: connection ${conn.conn} stalled: no byte for ${now - this.progress.at} ms with ${client.inFlight} responses owed; closing it (stall ${this.stalls} in a row)`,
+        );
         client.close(); // in-flight requests fail retryable: undelivered ones are re-issued (onClientClosed)
         return;
       }
@@ -326,8 +345,15 @@ export class OriginLane {
       this.counters.connectionsOpened += 1;
       if (this.env.holdAcks) conn.setAckGate(this.env.holdAcks);
       // The local address stays in the worker's log (it matches the origin's access log); the page never sees it.
-      this.env.log(`${this.origin}: connection ${conn.opened.conn} open from ${conn.opened.localAddr} to ${conn.opened.remoteAddr} in ${conn.opened.connectMs.toFixed(1)} ms`);
-      this.lastPath = { rttUs: Math.round(conn.opened.connectMs * 1000), minRttUs: Math.round(conn.opened.connectMs * 1000), bytesReceived: 0, t: conn.opened.t };
+      this.env.log(
+        `${this.origin}: connection ${conn.opened.conn} open from ${conn.opened.localAddr} to ${conn.opened.remoteAddr} in ${conn.opened.connectMs.toFixed(1)} ms`,
+      );
+      this.lastPath = {
+        rttUs: Math.round(conn.opened.connectMs * 1000),
+        minRttUs: Math.round(conn.opened.connectMs * 1000),
+        bytesReceived: 0,
+        t: conn.opened.t,
+      };
       const client = new PipelinedClient(conn, {
         onPipelineUnsafe: (reason) => this.markUnsafe(reason),
         onClosed: (closed) => this.onClientClosed(client, closed),
@@ -461,7 +487,12 @@ export class OriginLane {
     const names = Object.keys(headers);
     const chars = names.reduce((n, k) => n + k.length + (headers[k] as string).length, 0);
     if (names.length > LIMITS.maxHeaderFields || chars > LIMITS.maxHeaderChars) {
-      this.settleError(r, 'unusable-response', `the response has ${names.length} header fields (${chars} characters); at most ${LIMITS.maxHeaderFields} (${LIMITS.maxHeaderChars}) are passed on`, false);
+      this.settleError(
+        r,
+        'unusable-response',
+        `the response has ${names.length} header fields (${chars} characters); at most ${LIMITS.maxHeaderFields} (${LIMITS.maxHeaderChars}) are passed on`,
+        false,
+      );
       return;
     }
     if (head.framing.kind === 'length' && head.framing.length > LIMITS.maxResponseBytes) {
@@ -480,7 +511,8 @@ export class OriginLane {
     }
     r.bodyBytes += piece.length;
     this.counters.bodyBytesDelivered += piece.length;
-    for (let at = 0; at < piece.length; at += LIMITS.maxPieceBytes) r.sink.data(piece.subarray(at, Math.min(piece.length, at + LIMITS.maxPieceBytes)), atMs);
+    for (let at = 0; at < piece.length; at += LIMITS.maxPieceBytes)
+      r.sink.data(piece.subarray(at, Math.min(piece.length, at + LIMITS.maxPieceBytes)), atMs);
   }
 
   private tooLarge(r: LaneRequest, why: string): void {

@@ -23,7 +23,8 @@ export class SessionAdmission {
   /** Takes a slot for a session of tab `tabId`, or says why not (the caller refuses with too-many-sessions). */
   admit(tabId: number): Admission {
     const inTab = this.perTab.get(tabId) ?? 0;
-    if (inTab >= LIMITS.maxSessionsPerTab) return { ok: false, reason: `at most ${LIMITS.maxSessionsPerTab} Sprint sessions per tab may be open at once` };
+    if (inTab >= LIMITS.maxSessionsPerTab)
+      return { ok: false, reason: `at most ${LIMITS.maxSessionsPerTab} Sprint sessions per tab may be open at once` };
     if (this.total >= LIMITS.maxSessions) return { ok: false, reason: `at most ${LIMITS.maxSessions} Sprint sessions may be open at once` };
     this.perTab.set(tabId, inTab + 1);
     this.total += 1;

@@ -108,7 +108,10 @@ export class Session {
    */
   expireIfIdle(now: number = Date.now(), idleMs: number = LIMITS.sessionIdleMs): boolean {
     if (this.closed || this.requests.size > 0 || now - this.lastActivity < idleMs) return false;
-    this.terminate('session-idle', `no request for ${Math.round((now - this.lastActivity) / 1000)} s: the session is closed to free its slot`);
+    this.terminate(
+      'session-idle',
+      `no request for ${Math.round((now - this.lastActivity) / 1000)} s: the session is closed to free its slot`,
+    );
     return true;
   }
 
@@ -190,7 +193,8 @@ export class Session {
       this.reject(null, `request id ${id} is already in use`); // not `id`: that would fail the live request on the page
       return;
     }
-    const fail = (code: RequestErrorCode, reason: string): void => this.send({ type: 'error', id, code, reason: clipReason(reason), retryable: false });
+    const fail = (code: RequestErrorCode, reason: string): void =>
+      this.send({ type: 'error', id, code, reason: clipReason(reason), retryable: false });
     // Settled-but-still-on-the-wire requests (cancelled, withheld) count towards a hard bound of twice the limit.
     if (this.outstanding() >= LIMITS.maxOutstanding || this.requests.size >= 2 * LIMITS.maxOutstanding) {
       fail('too-many-requests', `at most ${LIMITS.maxOutstanding} requests may be outstanding per session`);

@@ -72,7 +72,11 @@ export function parsePageOrigin(origin: string | undefined, url: string | undefi
 
 /** Checks `raw` for a page of origin `page`; never throws. */
 export function checkRequestUrl(raw: string, page: { origin: string; hostname: string }): TargetCheck {
-  const refuse = (code: RequestErrorCode, reason: string): TargetCheck => ({ ok: false, code, reason: `${reason}: ${JSON.stringify(raw.slice(0, 200))}` });
+  const refuse = (code: RequestErrorCode, reason: string): TargetCheck => ({
+    ok: false,
+    code,
+    reason: `${reason}: ${JSON.stringify(raw.slice(0, 200))}`,
+  });
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > LIMITS.maxUrlLength) {
     return { ok: false, code: 'forbidden-url', reason: `the URL must be 1..${LIMITS.maxUrlLength} characters` };
   }
@@ -109,11 +113,22 @@ export function checkRequestUrl(raw: string, page: { origin: string; hostname: s
     );
   }
   // The browser blocks an https: page's requests for http: URLs (mixed content); the host would not, so we do.
-  if (u.protocol === 'http:' && page.origin.startsWith('https:')) return refuse('mixed-content', `an https: page (${page.origin}) may not request an http: URL`);
+  if (u.protocol === 'http:' && page.origin.startsWith('https:'))
+    return refuse('mixed-content', `an https: page (${page.origin}) may not request an http: URL`);
   u.hash = '';
   return {
     ok: true,
-    target: { href: u.href, origin: u.origin, host: u.host, hostname, port, tls, target, sameOrigin: u.origin === page.origin, allowPrivate },
+    target: {
+      href: u.href,
+      origin: u.origin,
+      host: u.host,
+      hostname,
+      port,
+      tls,
+      target,
+      sameOrigin: u.origin === page.origin,
+      allowPrivate,
+    },
   };
 }
 
@@ -136,9 +151,21 @@ function parseIPv4(h: string): number | null {
 
 /** IPv4 ranges that are not public (PROTOCOL.md §9 "local" and "forbidden" classes). */
 const IPV4_NON_PUBLIC: ReadonlyArray<readonly [string, number]> = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ];
 
 function ipv4IsPublic(v: number): boolean {

@@ -88,7 +88,12 @@ export function openSession(o: HandshakeOptions): Promise<SessionOpen> {
       if (m.type === 'ack') {
         clearTimeout(timer);
         timer = setTimeout(
-          () => finish({ ok: false, code: 'handshake-timeout', reason: `the Sprint extension did not confirm its socket host within ${o.handshakeTimeoutMs} ms` }),
+          () =>
+            finish({
+              ok: false,
+              code: 'handshake-timeout',
+              reason: `the Sprint extension did not confirm its socket host within ${o.handshakeTimeoutMs} ms`,
+            }),
           o.handshakeTimeoutMs,
         );
       } else if (m.type === 'welcome') {

@@ -152,7 +152,14 @@ export const REQUEST_ERROR_TEXT: Readonly<Record<RequestErrorCode, string>> = {
 
 /** Codes whose detail may come from the network: when the page got only the fixed text, the detail is in the worker's log. */
 const NETWORK_DETAIL_CODES: ReadonlySet<RequestErrorCode> = new Set<RequestErrorCode>([
-  'cors', 'unreachable', 'connection-lost', 'origin-unreachable', 'malformed-response', 'unusable-response', 'too-large', 'host-error',
+  'cors',
+  'unreachable',
+  'connection-lost',
+  'origin-unreachable',
+  'malformed-response',
+  'unusable-response',
+  'too-large',
+  'host-error',
 ]);
 
 /** The page's message for a request error: "code: reason", saying where the detail went when it was withheld. */
@@ -297,7 +304,12 @@ export interface HelloEnvelope {
  */
 export function isHelloEnvelope(x: unknown): x is HelloEnvelope {
   if (!isRecord(x) || keysProblem(x, ['sprint', 'type', 'nonce']) !== null) return false;
-  return x.type === 'hello' && typeof x.sprint === 'string' && /^v[1-9][0-9]{0,3}$/.test(x.sprint) && isBoundedString(x.nonce, LIMITS.maxNonceChars);
+  return (
+    x.type === 'hello' &&
+    typeof x.sprint === 'string' &&
+    /^v[1-9][0-9]{0,3}$/.test(x.sprint) &&
+    isBoundedString(x.nonce, LIMITS.maxNonceChars)
+  );
 }
 
 // ---------------------------------------------------------------------------
@@ -313,7 +325,8 @@ export function checkPageMessage(x: unknown): Checked<PageMessage> {
       if (p) return bad(`request: ${p}`, id);
       if (!isId(x.id)) return bad('request: id must be an integer 1..2^53-1', null);
       if (typeof x.url !== 'string') return bad('request: url must be a string', id);
-      if (x.url.length === 0 || x.url.length > LIMITS.maxUrlLength) return bad(`request: url must be 1..${LIMITS.maxUrlLength} characters, got ${x.url.length}`, id);
+      if (x.url.length === 0 || x.url.length > LIMITS.maxUrlLength)
+        return bad(`request: url must be 1..${LIMITS.maxUrlLength} characters, got ${x.url.length}`, id);
       if (x.range === undefined) return { ok: true, value: { type: 'request', id: x.id, url: x.url } };
       const r = checkRange(x.range);
       if (typeof r === 'string') return bad(`request: range ${r}`, id);
@@ -330,7 +343,8 @@ export function checkPageMessage(x: unknown): Checked<PageMessage> {
       const p = keysProblem(x, ['type', 'id', 'origin']);
       if (p) return bad(`pathInfo: ${p}`, id);
       if (!isId(x.id)) return bad('pathInfo: id must be an integer 1..2^53-1');
-      if (!isBoundedString(x.origin, LIMITS.maxOriginLength) || x.origin.length === 0) return bad(`pathInfo: origin must be a string of 1..${LIMITS.maxOriginLength} characters`, id);
+      if (!isBoundedString(x.origin, LIMITS.maxOriginLength) || x.origin.length === 0)
+        return bad(`pathInfo: origin must be a string of 1..${LIMITS.maxOriginLength} characters`, id);
       return { ok: true, value: { type: 'pathInfo', id: x.id, origin: x.origin } };
     }
     case 'close': {
@@ -376,8 +390,17 @@ export function checkSessionMessage(x: unknown): Checked<SessionMessage> {
 
 const REQUEST_ERROR_CODES = Object.keys(REQUEST_ERROR_TEXT) as readonly RequestErrorCode[];
 const UNAVAILABLE_CODES: readonly UnavailableCode[] = [
-  'no-extension', 'host-missing', 'host-forbidden', 'host-failed', 'unsupported-protocol', 'too-many-sessions',
-  'forbidden-page', 'worker-timeout', 'handshake-timeout', 'worker-disconnected', 'session-idle',
+  'no-extension',
+  'host-missing',
+  'host-forbidden',
+  'host-failed',
+  'unsupported-protocol',
+  'too-many-sessions',
+  'forbidden-page',
+  'worker-timeout',
+  'handshake-timeout',
+  'worker-disconnected',
+  'session-idle',
 ];
 
 function checkHeaders(x: unknown): string | null {
@@ -417,10 +440,21 @@ export function checkExtensionMessage(x: unknown, piece: 'b64' | 'bytes'): Check
       const p = keysProblem(x, ['type', 'protocol', 'extensionVersion', 'hostVersion', 'tcpInfo', 'limits']);
       if (p) return bad(`welcome: ${p}`);
       const l = x.limits;
-      if (!isNonNegInt(x.protocol) || !isBoundedString(x.extensionVersion, 32) || !isBoundedString(x.hostVersion, 32) || typeof x.tcpInfo !== 'boolean') {
+      if (
+        !isNonNegInt(x.protocol) ||
+        !isBoundedString(x.extensionVersion, 32) ||
+        !isBoundedString(x.hostVersion, 32) ||
+        typeof x.tcpInfo !== 'boolean'
+      ) {
         return bad('welcome: malformed fields');
       }
-      if (!isRecord(l) || keysProblem(l, ['maxOutstanding', 'maxResponseBytes', 'maxUrlLength']) || !isNonNegInt(l.maxOutstanding) || !isNonNegInt(l.maxResponseBytes) || !isNonNegInt(l.maxUrlLength)) {
+      if (
+        !isRecord(l) ||
+        keysProblem(l, ['maxOutstanding', 'maxResponseBytes', 'maxUrlLength']) ||
+        !isNonNegInt(l.maxOutstanding) ||
+        !isNonNegInt(l.maxResponseBytes) ||
+        !isNonNegInt(l.maxUrlLength)
+      ) {
         return bad('welcome: malformed limits');
       }
       return ok();
@@ -429,13 +463,15 @@ export function checkExtensionMessage(x: unknown, piece: 'b64' | 'bytes'): Check
     case 'closed': {
       const p = keysProblem(x, ['type', 'code', 'reason']);
       if (p) return bad(`${x.type}: ${p}`);
-      if (!UNAVAILABLE_CODES.includes(x.code as UnavailableCode) || !isBoundedString(x.reason, LIMITS.maxReasonChars)) return bad(`${x.type}: malformed code or reason`);
+      if (!UNAVAILABLE_CODES.includes(x.code as UnavailableCode) || !isBoundedString(x.reason, LIMITS.maxReasonChars))
+        return bad(`${x.type}: malformed code or reason`);
       return ok();
     }
     case 'head': {
       const p = keysProblem(x, ['type', 'id', 'status', 'headers', 't']);
       if (p) return bad(`head: ${p}`, id);
-      if (!isId(x.id) || !isNonNegInt(x.status) || x.status < 100 || x.status > 599 || !isFiniteNumber(x.t)) return bad('head: malformed id, status or t', id);
+      if (!isId(x.id) || !isNonNegInt(x.status) || x.status < 100 || x.status > 599 || !isFiniteNumber(x.t))
+        return bad('head: malformed id, status or t', id);
       const h = checkHeaders(x.headers);
       return h ? bad(`head: ${h}`, id) : ok();
     }
@@ -445,7 +481,8 @@ export function checkExtensionMessage(x: unknown, piece: 'b64' | 'bytes'): Check
       if (!isId(x.id) || !isFiniteNumber(x.t)) return bad('data: malformed id or t', id);
       if (piece === 'b64') {
         const s = x.b64;
-        if (typeof s !== 'string' || s.length === 0 || s.length > MAX_PIECE_B64 || s.length % 4 !== 0) return bad('data: b64 must be non-empty padded base64 of at most one piece', id);
+        if (typeof s !== 'string' || s.length === 0 || s.length > MAX_PIECE_B64 || s.length % 4 !== 0)
+          return bad('data: b64 must be non-empty padded base64 of at most one piece', id);
       } else if (!isArrayBuffer(x.bytes) || x.bytes.byteLength === 0 || x.bytes.byteLength > LIMITS.maxPieceBytes) {
         return bad(`data: bytes must be a non-empty ArrayBuffer of at most ${LIMITS.maxPieceBytes} bytes`, id);
       }
@@ -459,7 +496,12 @@ export function checkExtensionMessage(x: unknown, piece: 'b64' | 'bytes'): Check
     case 'error': {
       const p = keysProblem(x, ['type', 'id', 'code', 'reason', 'retryable']);
       if (p) return bad(`error: ${p}`, id);
-      if (!isId(x.id) || !REQUEST_ERROR_CODES.includes(x.code as RequestErrorCode) || !isBoundedString(x.reason, LIMITS.maxReasonChars) || typeof x.retryable !== 'boolean') {
+      if (
+        !isId(x.id) ||
+        !REQUEST_ERROR_CODES.includes(x.code as RequestErrorCode) ||
+        !isBoundedString(x.reason, LIMITS.maxReasonChars) ||
+        typeof x.retryable !== 'boolean'
+      ) {
         return bad('error: malformed fields', id);
       }
       return ok();
@@ -471,7 +513,8 @@ export function checkExtensionMessage(x: unknown, piece: 'b64' | 'bytes'): Check
     }
     case 'rejected': {
       const p = keysProblem(x, ['type', 'id', 'reason']);
-      if (p || !(x.id === null || isId(x.id)) || !isBoundedString(x.reason, LIMITS.maxReasonChars)) return bad(`rejected: ${p ?? 'malformed fields'}`);
+      if (p || !(x.id === null || isId(x.id)) || !isBoundedString(x.reason, LIMITS.maxReasonChars))
+        return bad(`rejected: ${p ?? 'malformed fields'}`);
       return ok();
     }
     default:

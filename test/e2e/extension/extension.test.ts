@@ -37,12 +37,24 @@ afterAll(() => art?.close());
 type Api = {
   detect(timeoutMs: number, handshakeTimeoutMs?: number): Promise<{ ok: boolean; code?: string; reason?: string; info?: string }>;
   run(reqs: Array<{ url: string; range?: { start: number; end: number } }>, timeoutMs?: number): Promise<ReqResult[]>;
-  stats(): Promise<{ origins: Array<{ origin: string; mode: string; unsafeReason: string | null; connectionsOpened: number; reissued: number; withheld: number }> }>;
+  stats(): Promise<{
+    origins: Array<{
+      origin: string;
+      mode: string;
+      unsafeReason: string | null;
+      connectionsOpened: number;
+      reissued: number;
+      withheld: number;
+    }>;
+  }>;
   pathInfo(origin: string): Promise<{ rttSec: number; minRttSec: number | null; bytesReceived: number; atMs: number } | null>;
   state(): { state: string; reason: string; reconnects: number; log: string[] };
   holdSessions(n: number): Promise<string[]>;
   releaseSessions(): Promise<void>;
-  raw(messages: unknown[], waitMs: number): Promise<{ ok: boolean; code?: string; reason?: string; replies: Array<Record<string, unknown>> }>;
+  raw(
+    messages: unknown[],
+    waitMs: number,
+  ): Promise<{ ok: boolean; code?: string; reason?: string; replies: Array<Record<string, unknown>> }>;
 };
 
 async function onPage<T>(page: Page, fn: string, ...args: unknown[]): Promise<T> {
@@ -58,7 +70,10 @@ async function onPage<T>(page: Page, fn: string, ...args: unknown[]): Promise<T>
 
 const api = (page: Page) =>
   new Proxy({} as Api, {
-    get: (_t, name: string) => (...args: unknown[]) => onPage(page, name, ...args),
+    get:
+      (_t, name: string) =>
+      (...args: unknown[]) =>
+        onPage(page, name, ...args),
   });
 
 async function openTestPage(b: ExtBrowser, origin: Origin): Promise<Page> {
@@ -92,20 +107,77 @@ function makeTlsFiles(dir: string): TlsFiles {
   mkdirSync(dir);
   const ssl = (...args: string[]): void => {
     const r = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
-    if (r.error || r.status !== 0) throw new Error(`openssl ${args[0]} failed (the TLS test needs the openssl CLI): ${r.error?.message ?? ''}${r.stderr}`);
+    if (r.error || r.status !== 0)
+      throw new Error(`openssl ${args[0]} failed (the TLS test needs the openssl CLI): ${r.error?.message ?? ''}${r.stderr}`);
   };
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   writeFileSync(join(dir, 'leaf.ext'), 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
-  ssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Sprint test CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+  ssl(
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=Sprint test CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  );
   ssl('req', ...ec, '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', '/CN=127.0.0.1');
-  ssl('x509', '-req', '-in', 'leaf.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'leaf.pem', '-days', '2', '-extfile', 'leaf.ext');
-  ssl('req', '-x509', ...ec, '-keyout', 'stranger.key', '-out', 'stranger.pem', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1');
+  ssl(
+    'x509',
+    '-req',
+    '-in',
+    'leaf.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'leaf.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'leaf.ext',
+  );
+  ssl(
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    'stranger.key',
+    '-out',
+    'stranger.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+  );
   const read = (f: string): Buffer => readFileSync(join(dir, f));
-  return { ca: join(dir, 'ca.pem'), key: read('leaf.key'), cert: read('leaf.pem'), strangerKey: read('stranger.key'), strangerCert: read('stranger.pem') };
+  return {
+    ca: join(dir, 'ca.pem'),
+    key: read('leaf.key'),
+    cert: read('leaf.pem'),
+    strangerKey: read('stranger.key'),
+    strangerCert: read('stranger.pem'),
+  };
 }
 
 /** An HTTPS origin on 127.0.0.1 serving `body` at every path, readable cross-origin. */
-async function startTlsOrigin(key: Buffer, cert: Buffer, body: Buffer): Promise<{ url: string; requests: string[]; clientPorts: Set<number>; close(): Promise<void> }> {
+async function startTlsOrigin(
+  key: Buffer,
+  cert: Buffer,
+  body: Buffer,
+): Promise<{ url: string; requests: string[]; clientPorts: Set<number>; close(): Promise<void> }> {
   const requests: string[] = [];
   const clientPorts = new Set<number>();
   const server = https.createServer({ key, cert }, (req, res) => {
@@ -155,7 +227,13 @@ describe('Sprint extension with its socket host', () => {
   let tls: TlsFiles;
   const origins: Origin[] = [];
   const start = async (o: OriginOptions = {}): Promise<Origin> => {
-    const origin = await startOrigin({ mediaDir: art.mediaDir, pageDir: art.pageDir, distDir: art.pageDir, onServerError: () => undefined, ...o });
+    const origin = await startOrigin({
+      mediaDir: art.mediaDir,
+      pageDir: art.pageDir,
+      distDir: art.pageDir,
+      onServerError: () => undefined,
+      ...o,
+    });
     origins.push(origin);
     return origin;
   };
@@ -173,7 +251,9 @@ describe('Sprint extension with its socket host', () => {
   });
 
   test('loads under the ID derived from the manifest key, and detectExtension finds the host', async () => {
-    const worker = await b.browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), { timeout: 10_000 });
+    const worker = await b.browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), {
+      timeout: 10_000,
+    });
     expect(worker.url()).toBe(`chrome-extension://${art.extensionId}/background.js`);
     const origin = await start();
     const page = await openTestPage(b, origin);
@@ -309,7 +389,10 @@ describe('Sprint extension with its socket host', () => {
     const media = await start({ noCors: true });
     const page = await openTestPage(b, pageOrigin);
     expect((await api(page).detect(1500)).ok).toBe(true);
-    const results = await api(page).run([{ url: `${media.url}/media/s1.m4s` }, { url: `${media.url}/media/s2.m4s`, range: { start: 0, end: 999 } }]);
+    const results = await api(page).run([
+      { url: `${media.url}/media/s1.m4s` },
+      { url: `${media.url}/media/s2.m4s`, range: { start: 0, end: 999 } },
+    ]);
     for (const r of results) {
       expect(r).toMatchObject({ status: null, bytes: 0, pieces: 0, retryable: false, violations: [] });
       expect(r.error).toBe("cors: the response is not readable by this page (CORS) (details in the Sprint extension's service worker log)");
@@ -335,8 +418,25 @@ describe('Sprint extension with its socket host', () => {
           seen.push(head);
           const path = head.split(' ')[1];
           const acao =
-            path === '/ok' ? [`Access-Control-Allow-Origin: ${pageOrigin.url}`] : path === '/two' ? ['Access-Control-Allow-Origin: *', 'Access-Control-Allow-Origin: *'] : ['Access-Control-Allow-Origin: http://example.com'];
-          sock.write(['HTTP/1.1 200 OK', 'Content-Length: 5', 'Content-Type: text/plain', ...acao, 'Access-Control-Expose-Headers: X-Exposed', 'X-Exposed: yes', 'X-Hidden: no', 'Set-Cookie: a=b', '', 'hello'].join('\r\n'));
+            path === '/ok'
+              ? [`Access-Control-Allow-Origin: ${pageOrigin.url}`]
+              : path === '/two'
+                ? ['Access-Control-Allow-Origin: *', 'Access-Control-Allow-Origin: *']
+                : ['Access-Control-Allow-Origin: http://example.com'];
+          sock.write(
+            [
+              'HTTP/1.1 200 OK',
+              'Content-Length: 5',
+              'Content-Type: text/plain',
+              ...acao,
+              'Access-Control-Expose-Headers: X-Exposed',
+              'X-Exposed: yes',
+              'X-Hidden: no',
+              'Set-Cookie: a=b',
+              '',
+              'hello',
+            ].join('\r\n'),
+          );
         }
       });
       sock.on('error', () => undefined);
@@ -350,7 +450,12 @@ describe('Sprint extension with its socket host', () => {
       });
       expect((await api(page).detect(1500)).ok).toBe(true);
       const base = `http://127.0.0.1:${port}`;
-      const results = await api(page).run([{ url: `${base}/ok` }, { url: `${base}/wrong` }, { url: `${base}/two` }, { url: `${base}/ok#fragment` }]);
+      const results = await api(page).run([
+        { url: `${base}/ok` },
+        { url: `${base}/wrong` },
+        { url: `${base}/two` },
+        { url: `${base}/ok#fragment` },
+      ]);
       expect(results[0]).toMatchObject({ status: 200, bytes: 5, error: null });
       expect(results[0]?.headers).toEqual({ 'content-length': '5', 'content-type': 'text/plain', 'x-exposed': 'yes' });
       // Code only: another site's Access-Control-Allow-Origin value is not the page's to read.
@@ -392,7 +497,9 @@ describe('Sprint extension with its socket host', () => {
     results.forEach((r, i) => {
       expect({ url: refused[i], error: r.error, bytes: r.bytes }).toEqual({
         url: refused[i],
-        error: expect.stringMatching(/^forbidden-address: .* is a loopback, private or reserved address and the page \(http:\/\/127\.0\.0\.1:\d+\) is not served from it/),
+        error: expect.stringMatching(
+          /^forbidden-address: .* is a loopback, private or reserved address and the page \(http:\/\/127\.0\.0\.1:\d+\) is not served from it/,
+        ),
         bytes: 0,
       });
     });
@@ -536,7 +643,9 @@ describe('Sprint extension with its socket host', () => {
     const slow = api(page).run([{ url: `${origin.url}/media/s1.m4s` }, { url: `${origin.url}/media/s2.m4s` }]);
     await new Promise((r) => setTimeout(r, 300));
     const cdp = await b.browser.target().createCDPSession();
-    const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: Array<{ type: string; url: string; targetId: string }> };
+    const { targetInfos } = (await cdp.send('Target.getTargets')) as {
+      targetInfos: Array<{ type: string; url: string; targetId: string }>;
+    };
     const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${art.extensionId}/`));
     expect(sw).toBeDefined();
     const stoppedAt = Date.now();
@@ -548,9 +657,14 @@ describe('Sprint extension with its socket host', () => {
       expect(res.error).toMatch(/^extension-disconnected: worker-disconnected: /);
     }
     // The transport re-handshakes on its own; a new request then succeeds.
-    await page.waitForFunction(() => (window as unknown as { sprintExtTest: { state(): { state: string } } }).sprintExtTest.state().state !== 'reconnecting', { timeout: 20_000 });
+    await page.waitForFunction(
+      () => (window as unknown as { sprintExtTest: { state(): { state: string } } }).sprintExtTest.state().state !== 'reconnecting',
+      { timeout: 20_000 },
+    );
     const st = await api(page).state();
-    console.log(`[sprint extension] worker stopped → page session open again after ${Date.now() - stoppedAt} ms (${st.reconnects} re-handshake)`);
+    console.log(
+      `[sprint extension] worker stopped → page session open again after ${Date.now() - stoppedAt} ms (${st.reconnects} re-handshake)`,
+    );
     expect(st).toMatchObject({ state: 'open', reconnects: 1 });
     const after = (await api(page).stats()) as unknown as { sessionId: number; workerStartedAt: number };
     expect(after.workerStartedAt).toBeGreaterThan(before.workerStartedAt);
@@ -562,7 +676,7 @@ describe('Sprint extension with its socket host', () => {
 });
 
 describe('Sprint extension without its socket host', () => {
-  test('detectExtension reports the host missing, with Chrome\'s reason', async () => {
+  test("detectExtension reports the host missing, with Chrome's reason", async () => {
     const b = await launchExtBrowser(art, { hostManifest: false });
     const origin = await startOrigin({ mediaDir: art.mediaDir, pageDir: art.pageDir, distDir: art.pageDir });
     try {

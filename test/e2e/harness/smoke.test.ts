@@ -16,8 +16,26 @@ import { parseAbArgs } from '../../../demo/harness/ab-cli';
 import { PROFILE_PREFIX } from '../../../demo/harness/browser';
 import type { RunSummary } from '../../../demo/harness/run-summary';
 
-const ARGS = ['--players', 'stock,sprint-x', '--set', 'test', '--rate', '3mbit', '--queue', '256kb', '--bulk', '1',
-  '--duration', '45s', '--warmup', '10s', '--repeat', '1', '--cc', 'cubic'];
+const ARGS = [
+  '--players',
+  'stock,sprint-x',
+  '--set',
+  'test',
+  '--rate',
+  '3mbit',
+  '--queue',
+  '256kb',
+  '--bulk',
+  '1',
+  '--duration',
+  '45s',
+  '--warmup',
+  '10s',
+  '--repeat',
+  '1',
+  '--cc',
+  'cubic',
+];
 
 describe('sprint ab smoke (root)', () => {
   let dir: string;
@@ -63,7 +81,16 @@ describe('sprint ab smoke (root)', () => {
     for (const r of result.made) {
       const runDir = path.join(resultsDir, r.spec.dir);
       const files = readdirSync(runDir);
-      for (const f of ['run.json', 'wire.jsonl', 'ss.jsonl', 'qdisc.jsonl', 'bulk-9001.jsonl', 'origin-8001.log', 'origin-9001.log', 'summary.json']) {
+      for (const f of [
+        'run.json',
+        'wire.jsonl',
+        'ss.jsonl',
+        'qdisc.jsonl',
+        'bulk-9001.jsonl',
+        'origin-8001.log',
+        'origin-9001.log',
+        'summary.json',
+      ]) {
         expect(files).toContain(f);
       }
       if (r.spec.variant.kind === 'player') expect(files).toEqual(expect.arrayContaining(['player-8001.jsonl', 'browser.log']));
@@ -99,7 +126,7 @@ describe('sprint ab smoke (root)', () => {
     }
   });
 
-  it('recorded each player\'s QoE, mode in force and transfers', () => {
+  it("recorded each player's QoE, mode in force and transfers", () => {
     for (const mode of ['stock', 'sprint-x']) {
       const p = summary(mode).players[0]!;
       expect(p.ready).toBe(true);

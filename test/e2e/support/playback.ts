@@ -28,7 +28,10 @@ export async function ensureTestContent(): Promise<void> {
 }
 
 export async function startStack(originOptions: OriginOptions = {}): Promise<Stack> {
-  return startStackWith((logFile) => startOrigin({ logFile, ...originOptions }), () => launchBrowser());
+  return startStackWith(
+    (logFile) => startOrigin({ logFile, ...originOptions }),
+    () => launchBrowser(),
+  );
 }
 
 /**
@@ -43,7 +46,10 @@ export async function startH2Stack(originOptions: H2OriginOptions = {}): Promise
   );
 }
 
-async function startStackWith<O extends Origin>(start: (logFile: string) => Promise<O>, launch: (origin: O) => Promise<TestBrowser>): Promise<Stack<O>> {
+async function startStackWith<O extends Origin>(
+  start: (logFile: string) => Promise<O>,
+  launch: (origin: O) => Promise<TestBrowser>,
+): Promise<Stack<O>> {
   await ensureTestContent();
   const dir = mkdtempSync(join(tmpdir(), 'sprint-e2e-'));
   let origin: O;
@@ -131,5 +137,7 @@ export type MediaRecord = AccessRecord & { url: string };
 export function mediaRecords<R extends AccessRecord>(origin: { records(): readonly R[] }): Array<R & { url: string }> {
   return origin
     .records()
-    .filter((r): r is R & { url: string } => r.url !== null && r.url.startsWith('/media/') && !r.url.endsWith('.mpd') && r.method === 'GET');
+    .filter(
+      (r): r is R & { url: string } => r.url !== null && r.url.startsWith('/media/') && !r.url.endsWith('.mpd') && r.method === 'GET',
+    );
 }

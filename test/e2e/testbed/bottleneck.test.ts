@@ -67,15 +67,17 @@ describe('testbed validation run (root)', () => {
       queueBytes: 256 * 1024,
       congestionControl: 'cubic',
       resultsDir: dir,
-      originCommand: realOrigin ? undefined : (tb, port) => ({ command: process.execPath, args: ['-e', STAND_IN_ORIGIN, tb.serverAddr, String(port)] }),
+      originCommand: realOrigin
+        ? undefined
+        : (tb, port) => ({ command: process.execPath, args: ['-e', STAND_IN_ORIGIN, tb.serverAddr, String(port)] }),
     });
     const seq = String(result.ports.sequential);
     const bulk = String(result.ports.bulk);
     process.stdout.write(
       `testbed validation (${realOrigin ? 'origin CLI' : 'stand-in origin'}): wire total ${(result.wireTotalBitsPerSec / 1e6).toFixed(3)} Mbit/s; ` +
-      `sequential ${result.sequentialPercentOfFairShare.toFixed(1)}% / bulk ${result.bulkPercentOfFairShare.toFixed(1)}% of fair share ` +
-      `(${((result.fair.flows[seq]?.bitsPerSec ?? 0) / 1e6).toFixed(3)} / ${((result.fair.flows[bulk]?.bitsPerSec ?? 0) / 1e6).toFixed(3)} Mbit/s) over ${result.fair.durationS.toFixed(1)} s; ` +
-      `idle connect ${result.idleConnectMs.median.toFixed(2)} ms; ${result.congestion.detail}\n`,
+        `sequential ${result.sequentialPercentOfFairShare.toFixed(1)}% / bulk ${result.bulkPercentOfFairShare.toFixed(1)}% of fair share ` +
+        `(${((result.fair.flows[seq]?.bitsPerSec ?? 0) / 1e6).toFixed(3)} / ${((result.fair.flows[bulk]?.bitsPerSec ?? 0) / 1e6).toFixed(3)} Mbit/s) over ${result.fair.durationS.toFixed(1)} s; ` +
+        `idle connect ${result.idleConnectMs.median.toFixed(2)} ms; ${result.congestion.detail}\n`,
     );
   }, 180_000);
 
@@ -100,7 +102,10 @@ describe('testbed validation run (root)', () => {
   it('counted on the wire what the clients received', () => {
     const wire = readWireSeries(result.files.wire);
     const client = readClientSeries([result.files.sequential, result.files.bulk]);
-    for (const [port, label] of [[result.ports.sequential, 'sequential'], [result.ports.bulk, 'bulk']] as const) {
+    for (const [port, label] of [
+      [result.ports.sequential, 'sequential'],
+      [result.ports.bulk, 'bulk'],
+    ] as const) {
       const onWire = (wire.bytes[String(port)] ?? []).reduce((a, b) => a + b, 0);
       const received = (client.bytes[label] ?? []).reduce((a, b) => a + b, 0);
       expect(received).toBeGreaterThan(0);

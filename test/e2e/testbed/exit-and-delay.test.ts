@@ -33,13 +33,24 @@ createTestbed({ rateBitsPerSec: 3e6, queueBytes: 262144 }).then((tb) => {
 });`;
 }
 
-async function runHarness(mode: 'wait' | 'throw', signal?: NodeJS.Signals): Promise<{ info: { namespaces: string[]; pid: number }; code: number | null; sig: NodeJS.Signals | null; stderr: string; aliveBefore: boolean }> {
+async function runHarness(
+  mode: 'wait' | 'throw',
+  signal?: NodeJS.Signals,
+): Promise<{
+  info: { namespaces: string[]; pid: number };
+  code: number | null;
+  sig: NodeJS.Signals | null;
+  stderr: string;
+  aliveBefore: boolean;
+}> {
   const child = spawn(process.execPath, ['-e', harnessScript(mode)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
   child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-  const exited = new Promise<{ code: number | null; sig: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, sig) => resolve({ code, sig })));
+  const exited = new Promise<{ code: number | null; sig: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, sig) => resolve({ code, sig })),
+  );
   const deadline = Date.now() + 20000;
   while (!stdout.includes('\n') && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
   if (!stdout.includes('\n')) {
@@ -79,11 +90,19 @@ describe('delay element (root)', () => {
       expect(tb.delay).not.toBeNull();
       const listener = await startOriginProcess(tb, {
         port: 9000,
-        command: { command: process.execPath, args: ['-e', `require('net').createServer((s) => s.end()).listen(9000, '${tb.serverAddr}', () => console.log('http://${tb.serverAddr}:9000/'))`] },
+        command: {
+          command: process.execPath,
+          args: [
+            '-e',
+            `require('net').createServer((s) => s.end()).listen(9000, '${tb.serverAddr}', () => console.log('http://${tb.serverAddr}:9000/'))`,
+          ],
+        },
       });
       const samples = await measureConnectMs(tb, listener.port, 10);
       const s = summarize(samples);
-      process.stdout.write(`connect RTT through 20+20 ms delay: median ${s.median.toFixed(2)} ms, min ${s.min.toFixed(2)}, max ${s.max.toFixed(2)}\n`);
+      process.stdout.write(
+        `connect RTT through 20+20 ms delay: median ${s.median.toFixed(2)} ms, min ${s.min.toFixed(2)}, max ${s.max.toFixed(2)}\n`,
+      );
       expect(s.min).toBeGreaterThanOrEqual(39.5);
       await listener.stop();
       const stats = await tb.delay!.stop();

@@ -57,8 +57,16 @@ describe('sprint model (in-process)', () => {
 
   test('options: --key=value form, epsilon, mss, initial window, segment bytes', async () => {
     const r = await runMain([
-      '--bandwidth=10mbit', '--rtt=100ms', '--epsilon', '0.5', '--mss', '1460',
-      '--initial-window', '10', '--segment-bytes', '16kb',
+      '--bandwidth=10mbit',
+      '--rtt=100ms',
+      '--epsilon',
+      '0.5',
+      '--mss',
+      '1460',
+      '--initial-window',
+      '10',
+      '--segment-bytes',
+      '16kb',
     ]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -103,8 +111,15 @@ describe('sprint model (in-process)', () => {
 describe('bin/sprint.js (built CLI as a child process)', () => {
   beforeAll(() => {
     // Fail loudly rather than test stale or missing output.
-    const sources = ['src/cli/model.ts', 'src/cli/args.ts', 'src/cli/io.ts', 'src/units.ts',
-      'src/model/chunk-size.ts', 'src/model/outstanding-window.ts', 'src/model/validate.ts'];
+    const sources = [
+      'src/cli/model.ts',
+      'src/cli/args.ts',
+      'src/cli/io.ts',
+      'src/units.ts',
+      'src/model/chunk-size.ts',
+      'src/model/outstanding-window.ts',
+      'src/model/validate.ts',
+    ];
     for (const src of sources) {
       const built = path.join(ROOT, 'dist', src.replace(/\.ts$/, '.js'));
       if (!fs.existsSync(built)) {

@@ -46,9 +46,7 @@ describe('parseBitsPerSecond', () => {
   });
 
   test('undefined is reported as missing', () => {
-    expect(() => parseBitsPerSecond(undefined as unknown as string, { name: '--bandwidth' })).toThrow(
-      /^--bandwidth: missing value/,
-    );
+    expect(() => parseBitsPerSecond(undefined as unknown as string, { name: '--bandwidth' })).toThrow(/^--bandwidth: missing value/);
   });
 });
 

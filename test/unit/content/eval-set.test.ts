@@ -14,7 +14,15 @@ import * as path from 'path';
 import { main as contentMain } from '../../../demo/content/cli';
 import { CONTENT_FILE, CONTENT_FORMAT, CONTENT_VERSION, ensureContent, MARKER_FILE } from '../../../demo/content/generate';
 import { encodeArgs, recipeFingerprint } from '../../../demo/content/ffmpeg-args';
-import { EVAL_LADDER, EVAL_MIN_DURATION_SEC, FRAME_RATE, SEGMENT_DURATION_SEC, setRecipe, VIDEO_LADDER, X264 } from '../../../demo/content/recipe';
+import {
+  EVAL_LADDER,
+  EVAL_MIN_DURATION_SEC,
+  FRAME_RATE,
+  SEGMENT_DURATION_SEC,
+  setRecipe,
+  VIDEO_LADDER,
+  X264,
+} from '../../../demo/content/recipe';
 
 /** Paper Fig. 6 rates (bit/s); one bulk flow, so the fair share is half the rate. */
 const GRID_RATES = [1.5e6, 3e6, 6e6, 25e6];
@@ -22,7 +30,7 @@ const GRID_RATES = [1.5e6, 3e6, 6e6, 25e6];
 describe('the eval content set', () => {
   const r = setRecipe('eval');
 
-  it('has a ladder from 300 kbit/s to at least 1.5× the grid\'s largest fair share', () => {
+  it("has a ladder from 300 kbit/s to at least 1.5× the grid's largest fair share", () => {
     expect(r.ladder).toBe(EVAL_LADDER);
     const top = r.ladder[r.ladder.length - 1]!.bandwidth;
     expect(r.ladder[0]!.bandwidth).toBe(300_000);
@@ -58,7 +66,7 @@ describe('the eval content set', () => {
     }
   });
 
-  it('outlasts a 20-minute measurement after the warm-up, with video alone before it and the harness\'s margin', () => {
+  it("outlasts a 20-minute measurement after the warm-up, with video alone before it and the harness's margin", () => {
     expect(EVAL_MIN_DURATION_SEC).toBe(60 + 90 + 1200 + 60);
     expect(r.defaultDurationSec).toBeGreaterThanOrEqual(EVAL_MIN_DURATION_SEC);
     expect(r.defaultDurationSec % SEGMENT_DURATION_SEC).toBe(0);
@@ -79,7 +87,7 @@ describe('the eval content set', () => {
     expect(args).toContain(`testsrc2=size=960x540:rate=${FRAME_RATE}:duration=${r.defaultDurationSec}`);
   });
 
-  it('has its own recipe fingerprint and leaves the demo and test sets\' fingerprint as it was', () => {
+  it("has its own recipe fingerprint and leaves the demo and test sets' fingerprint as it was", () => {
     expect(recipeFingerprint('eval')).not.toBe(recipeFingerprint());
     expect(recipeFingerprint('demo')).toBe(recipeFingerprint());
     expect(recipeFingerprint('test')).toBe(recipeFingerprint());
@@ -100,11 +108,24 @@ describe('ensureContent skips what is done', () => {
     const dir = path.join(root, set);
     mkdirSync(dir, { recursive: true });
     const rep = { id: '0', contentType: 'video' };
-    writeFileSync(path.join(dir, CONTENT_FILE), JSON.stringify({
-      format: CONTENT_FORMAT, version: CONTENT_VERSION, set, durationSec, segmentDurationSec: 4, recipe,
-      generatedAt: '2026-01-01T00:00:00Z', generator: {}, bytes: {},
-      layouts: { chunked: { manifest: 'chunked/manifest.mpd', representations: [rep] }, unchunked: { manifest: 'unchunked/manifest.mpd', representations: [rep] } },
-    }));
+    writeFileSync(
+      path.join(dir, CONTENT_FILE),
+      JSON.stringify({
+        format: CONTENT_FORMAT,
+        version: CONTENT_VERSION,
+        set,
+        durationSec,
+        segmentDurationSec: 4,
+        recipe,
+        generatedAt: '2026-01-01T00:00:00Z',
+        generator: {},
+        bytes: {},
+        layouts: {
+          chunked: { manifest: 'chunked/manifest.mpd', representations: [rep] },
+          unchunked: { manifest: 'unchunked/manifest.mpd', representations: [rep] },
+        },
+      }),
+    );
     writeFileSync(path.join(dir, MARKER_FILE), JSON.stringify({ recipe, durationSec, completedAt: '2026-01-01T00:00:00Z' }));
   }
 
@@ -129,18 +150,24 @@ describe('ensureContent skips what is done', () => {
       e.mockRestore();
       o.mockRestore();
     }
-    expect(err.join('')).toMatch(/content\[eval\]: .*eval is complete and current \(generated 2026-01-01T00:00:00Z, 1500 s\): nothing to do/);
+    expect(err.join('')).toMatch(
+      /content\[eval\]: .*eval is complete and current \(generated 2026-01-01T00:00:00Z, 1500 s\): nothing to do/,
+    );
     expect(JSON.parse(out.join('')).durationSec).toBe(1500);
   });
 
   it('regenerates an eval folder made by the demo recipe or of another length (and says why)', async () => {
     plant('eval', recipeFingerprint('demo'), 1500);
     const lines: string[] = [];
-    await expect(ensureContent({ set: 'eval', mediaRoot: root, ffmpegPath: path.join(root, 'no-ffmpeg'), log: (l) => lines.push(l) })).rejects.toThrow(/ffmpeg not found/);
+    await expect(
+      ensureContent({ set: 'eval', mediaRoot: root, ffmpegPath: path.join(root, 'no-ffmpeg'), log: (l) => lines.push(l) }),
+    ).rejects.toThrow(/ffmpeg not found/);
     expect(lines[0]).toMatch(/content\[eval\]: generating into .*: it was made by another recipe/);
     plant('eval', recipeFingerprint('eval'), 600);
     const more: string[] = [];
-    await expect(ensureContent({ set: 'eval', mediaRoot: root, ffmpegPath: path.join(root, 'no-ffmpeg'), log: (l) => more.push(l) })).rejects.toThrow(/ffmpeg not found/);
+    await expect(
+      ensureContent({ set: 'eval', mediaRoot: root, ffmpegPath: path.join(root, 'no-ffmpeg'), log: (l) => more.push(l) }),
+    ).rejects.toThrow(/ffmpeg not found/);
     expect(more[0]).toMatch(/it is 600 s long, 1500 s requested/);
   });
 });

@@ -128,7 +128,7 @@ describe('generated files', () => {
     }
   });
 
-  it('unchunked byte ranges are contiguous, fill the file and agree with the sidx and with ffmpeg\'s SegmentList', async () => {
+  it("unchunked byte ranges are contiguous, fill the file and agree with the sidx and with ffmpeg's SegmentList", async () => {
     const packagerFile = path.join(setDir, info.layouts.unchunked.packagerManifest);
     const packager = readPackagerMpd(await fs.readFile(packagerFile, 'utf8'), packagerFile);
     expect(info.layouts.unchunked.representations).toHaveLength(6);
@@ -191,7 +191,7 @@ describe('near-constant bitrate', () => {
     }
   });
 
-  it('each representation\'s bytes*8/duration, measured on disk, is within 15% of nominal', async () => {
+  it("each representation's bytes*8/duration, measured on disk, is within 15% of nominal", async () => {
     for (const rep of info.layouts.unchunked.representations) {
       const bytes = rep.segments.reduce((s, x) => s + x.range[1] - x.range[0] + 1, 0);
       const measured = (bytes * 8) / DURATION;
@@ -210,8 +210,13 @@ describe('near-constant bitrate', () => {
     for (const rep of info.layouts.unchunked.representations.filter((r) => r.contentType === 'video')) {
       rep.segments.forEach((s, i) => {
         const nominalBytes = (rep.bandwidth * VIDEO_DURATIONS[i]) / 8;
-        expect({ id: rep.id, segment: s.number, size: s.size, nominalBytes, ok: within(s.size, nominalBytes, CBR_TOLERANCE) })
-          .toMatchObject({ ok: true });
+        expect({
+          id: rep.id,
+          segment: s.number,
+          size: s.size,
+          nominalBytes,
+          ok: within(s.size, nominalBytes, CBR_TOLERANCE),
+        }).toMatchObject({ ok: true });
       });
     }
   });
@@ -242,28 +247,32 @@ describe('completion marker', () => {
     expect(await mtimes(setDir)).toEqual(before);
   });
 
-  it('a set without its marker is regenerated, and leftovers of dead runs are removed', async () => {
-    const deadPid = await new Promise<number>((resolve, reject) => {
-      const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
-      child.on('error', reject);
-      child.on('exit', () => resolve(child.pid!));
-    });
-    const leftover = path.join(root, `.${SET}.tmp-${deadPid}-1`);
-    await fs.mkdir(leftover);
-    await fs.writeFile(path.join(leftover, 'encode.mp4'), 'half');
-    await fs.rm(path.join(setDir, MARKER_FILE));
-    const before = await mtimes(setDir);
+  it(
+    'a set without its marker is regenerated, and leftovers of dead runs are removed',
+    async () => {
+      const deadPid = await new Promise<number>((resolve, reject) => {
+        const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+        child.on('error', reject);
+        child.on('exit', () => resolve(child.pid!));
+      });
+      const leftover = path.join(root, `.${SET}.tmp-${deadPid}-1`);
+      await fs.mkdir(leftover);
+      await fs.writeFile(path.join(leftover, 'encode.mp4'), 'half');
+      await fs.rm(path.join(setDir, MARKER_FILE));
+      const before = await mtimes(setDir);
 
-    const lines: string[] = [];
-    const redone = await ensureContent({ set: SET, durationSec: DURATION, mediaRoot: root, log: (l) => lines.push(l) });
-    expect(lines.join('\n')).toMatch(/no completion marker/);
-    expect(redone.generatedAt).not.toBe(info.generatedAt);
-    const after = await mtimes(setDir);
-    expect(after.has(MARKER_FILE)).toBe(true);
-    expect(after.get('unchunked/rep-0.mp4')).toBeGreaterThan(before.get('unchunked/rep-0.mp4')!);
-    expect((await fs.readdir(root)).sort()).toEqual([SET]);
-    info = redone;
-  }, ENCODE_TIMEOUT_MS);
+      const lines: string[] = [];
+      const redone = await ensureContent({ set: SET, durationSec: DURATION, mediaRoot: root, log: (l) => lines.push(l) });
+      expect(lines.join('\n')).toMatch(/no completion marker/);
+      expect(redone.generatedAt).not.toBe(info.generatedAt);
+      const after = await mtimes(setDir);
+      expect(after.has(MARKER_FILE)).toBe(true);
+      expect(after.get('unchunked/rep-0.mp4')).toBeGreaterThan(before.get('unchunked/rep-0.mp4')!);
+      expect((await fs.readdir(root)).sort()).toEqual([SET]);
+      info = redone;
+    },
+    ENCODE_TIMEOUT_MS,
+  );
 });
 
 describe('errors', () => {
@@ -276,24 +285,30 @@ describe('errors', () => {
   });
 
   it('names the install command when ffmpeg is missing, and leaves nothing behind', async () => {
-    await expect(ensureContent({ set: 'x', durationSec: 8, mediaRoot: errRoot, ffmpegPath: path.join(errRoot, 'no-ffmpeg') }))
-      .rejects.toThrow(/ffmpeg not found .*install ffmpeg: apt-get install -y ffmpeg/);
+    await expect(
+      ensureContent({ set: 'x', durationSec: 8, mediaRoot: errRoot, ffmpegPath: path.join(errRoot, 'no-ffmpeg') }),
+    ).rejects.toThrow(/ffmpeg not found .*install ffmpeg: apt-get install -y ffmpeg/);
     expect(await fs.readdir(errRoot)).toEqual([]);
   });
 
   it('reports a failing ffmpeg with the tail of its stderr, and leaves nothing behind', async () => {
     const fake = path.join(errRoot, 'fake-ffmpeg');
-    await fs.writeFile(fake, [
-      '#!/bin/sh',
-      'case "$*" in *-version*) echo "ffmpeg version 0.0-fake"; exit 0;; esac',
-      'echo "first line of noise" >&2',
-      'echo "Unknown encoder \'libx264\'" >&2',
-      'exit 1',
-      '',
-    ].join('\n'), { mode: 0o755 });
+    await fs.writeFile(
+      fake,
+      [
+        '#!/bin/sh',
+        'case "$*" in *-version*) echo "ffmpeg version 0.0-fake"; exit 0;; esac',
+        'echo "first line of noise" >&2',
+        'echo "Unknown encoder \'libx264\'" >&2',
+        'exit 1',
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
     const media = path.join(errRoot, 'media');
-    await expect(ensureContent({ set: 'x', durationSec: 8, mediaRoot: media, ffmpegPath: fake }))
-      .rejects.toThrow(/ffmpeg encode failed \(exit code 1\)[\s\S]*Unknown encoder 'libx264'/);
+    await expect(ensureContent({ set: 'x', durationSec: 8, mediaRoot: media, ffmpegPath: fake })).rejects.toThrow(
+      /ffmpeg encode failed \(exit code 1\)[\s\S]*Unknown encoder 'libx264'/,
+    );
     expect(await fs.readdir(media)).toEqual([]);
   });
 

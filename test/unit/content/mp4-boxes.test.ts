@@ -16,17 +16,28 @@ function box(type: string, payload: Buffer = Buffer.alloc(0)): Buffer {
   return Buffer.concat([h, payload]);
 }
 
-interface Ref { size: number; duration: number; hierarchical?: boolean }
+interface Ref {
+  size: number;
+  duration: number;
+  hierarchical?: boolean;
+}
 
 function sidxBox(version: 0 | 1, timescale: number, ept: number, firstOffset: number, refs: Ref[], countOverride?: number): Buffer {
   const head = Buffer.alloc(4 + 8 + (version === 0 ? 8 : 16) + 4);
   let p = 0;
-  head.writeUInt8(version, p); p += 4;
-  head.writeUInt32BE(1, p); head.writeUInt32BE(timescale, p + 4); p += 8;
+  head.writeUInt8(version, p);
+  p += 4;
+  head.writeUInt32BE(1, p);
+  head.writeUInt32BE(timescale, p + 4);
+  p += 8;
   if (version === 0) {
-    head.writeUInt32BE(ept, p); head.writeUInt32BE(firstOffset, p + 4); p += 8;
+    head.writeUInt32BE(ept, p);
+    head.writeUInt32BE(firstOffset, p + 4);
+    p += 8;
   } else {
-    head.writeBigUInt64BE(BigInt(ept), p); head.writeBigUInt64BE(BigInt(firstOffset), p + 8); p += 16;
+    head.writeBigUInt64BE(BigInt(ept), p);
+    head.writeBigUInt64BE(BigInt(firstOffset), p + 8);
+    p += 16;
   }
   head.writeUInt16BE(countOverride ?? refs.length, p + 2);
   const body = Buffer.alloc(12 * refs.length);
@@ -83,7 +94,11 @@ describe('listBoxes', () => {
 
 describe('parseSidx', () => {
   it('turns references into absolute inclusive byte ranges after the sidx plus first_offset (v0)', () => {
-    const s = sidxBox(0, 12800, 0, 0, [{ size: 1000, duration: 51200 }, { size: 900, duration: 51200 }, { size: 400, duration: 25600 }]);
+    const s = sidxBox(0, 12800, 0, 0, [
+      { size: 1000, duration: 51200 },
+      { size: 900, duration: 51200 },
+      { size: 400, duration: 25600 },
+    ]);
     const at = 848;
     const sidx = parseSidx(s, at, 'f');
     const first = at + s.length;
@@ -105,10 +120,8 @@ describe('parseSidx', () => {
   });
 
   it('refuses hierarchical indexes, bad counts, unknown versions and other boxes', () => {
-    expect(() => parseSidx(sidxBox(0, 1, 0, 0, [{ size: 5, duration: 1, hierarchical: true }]), 0, 'f'))
-      .toThrow(/hierarchical index/);
-    expect(() => parseSidx(sidxBox(0, 1, 0, 0, [{ size: 5, duration: 1 }], 2), 0, 'f'))
-      .toThrow(/declares 2 references/);
+    expect(() => parseSidx(sidxBox(0, 1, 0, 0, [{ size: 5, duration: 1, hierarchical: true }]), 0, 'f')).toThrow(/hierarchical index/);
+    expect(() => parseSidx(sidxBox(0, 1, 0, 0, [{ size: 5, duration: 1 }], 2), 0, 'f')).toThrow(/declares 2 references/);
     const v2 = sidxBox(0, 1, 0, 0, []);
     v2.writeUInt8(2, 8);
     expect(() => parseSidx(v2, 0, 'f')).toThrow(/unsupported sidx version 2/);
@@ -131,21 +144,33 @@ describe('readSingleFileIndex / readTopLevelBoxes on files', () => {
 
   it('finds the init range, the index range and the media ranges', async () => {
     const frags = [fragment(500), fragment(700)];
-    const sidx = sidxBox(1, 1000, 0, 0, frags.map((f) => ({ size: f.length, duration: 4000 })));
+    const sidx = sidxBox(
+      1,
+      1000,
+      0,
+      0,
+      frags.map((f) => ({ size: f.length, duration: 4000 })),
+    );
     const file = path.join(dir, 'ok.mp4');
     await fs.writeFile(file, Buffer.concat([head, sidx, ...frags]));
     const idx = await readSingleFileIndex(file);
     expect(idx.initRange).toEqual([0, head.length - 1]);
     expect(idx.indexRange).toEqual([head.length, head.length + sidx.length - 1]);
     const s0 = head.length + sidx.length;
-    expect(idx.sidx.references.map((r) => r.range)).toEqual([[s0, s0 + 499], [s0 + 500, s0 + 1199]]);
+    expect(idx.sidx.references.map((r) => r.range)).toEqual([
+      [s0, s0 + 499],
+      [s0 + 500, s0 + 1199],
+    ]);
     expect(idx.fileSize).toBe(s0 + 1200);
     expect((await readTopLevelBoxes(file)).boxes.map((b) => b.type)).toEqual(['ftyp', 'moov', 'sidx', 'moof', 'mdat', 'moof', 'mdat']);
   });
 
   it('rejects an index that points past the end of the file', async () => {
     const frags = [fragment(500)];
-    const sidx = sidxBox(0, 1000, 0, 0, [{ size: 500, duration: 4000 }, { size: 500, duration: 4000 }]);
+    const sidx = sidxBox(0, 1000, 0, 0, [
+      { size: 500, duration: 4000 },
+      { size: 500, duration: 4000 },
+    ]);
     const file = path.join(dir, 'short.mp4');
     await fs.writeFile(file, Buffer.concat([head, sidx, ...frags]));
     await expect(readSingleFileIndex(file)).rejects.toThrow(/short\.mp4: at byte \d+: sidx reference 1 ends at byte \d+, past the end/);

@@ -82,7 +82,11 @@ describe('BandwidthEstimator', () => {
   test('zero or too-short durations and empty transfers are skipped with a reason, not averaged in', () => {
     const e = new BandwidthEstimator();
     e.addTransfer(1_000_000, 1);
-    for (const [bytes, seconds] of [[1_000_000, 0], [1_000_000, 0.0005], [0, 1]] as const) {
+    for (const [bytes, seconds] of [
+      [1_000_000, 0],
+      [1_000_000, 0.0005],
+      [0, 1],
+    ] as const) {
       const result = e.addTransfer(bytes, seconds);
       expect(result.accepted).toBe(false);
       if (!result.accepted) expect(result.reason).toMatch(/wire time|no bytes/);

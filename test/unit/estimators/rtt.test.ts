@@ -5,9 +5,7 @@ import { RttEstimator } from '../../../src/estimators/rtt';
 describe('RttEstimator', () => {
   test('empty before the first sample', () => {
     const e = new RttEstimator();
-    expect([e.smoothedSec, e.variationSec, e.minSec, e.lastSec, e.sampleCount]).toEqual([
-      undefined, undefined, undefined, undefined, 0,
-    ]);
+    expect([e.smoothedSec, e.variationSec, e.minSec, e.lastSec, e.sampleCount]).toEqual([undefined, undefined, undefined, undefined, 0]);
   });
 
   test('first sample sets SRTT = R and RTTVAR = R/2; the second follows RFC 6298', () => {

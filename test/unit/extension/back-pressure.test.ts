@@ -51,7 +51,9 @@ test('a page that stops reading: what the worker posts stays bounded (maxUnconsu
     const postedWhileStopped = dataBytes(page.of(id));
     const bound = LIMITS.maxUnconsumedBytes + HOST_WINDOW + LIMITS.maxPieceBytes;
     // Measured figures for the report.
-    console.log(`page stopped reading: worker posted ${postedWhileStopped} bytes (bound ${bound}); origin had written ${serverWrote} of ${BODY}`);
+    console.log(
+      `page stopped reading: worker posted ${postedWhileStopped} bytes (bound ${bound}); origin had written ${serverWrote} of ${BODY}`,
+    );
     expect(postedWhileStopped).toBeGreaterThan(0);
     expect(postedWhileStopped).toBeLessThanOrEqual(bound);
     expect(serverWrote).toBeLessThan(BODY);

@@ -24,7 +24,11 @@ describe('corsCheck', () => {
     ['case differs (byte comparison)', h(['Access-Control-Allow-Origin', 'https://Player.example']), /does not allow/],
     ['trailing slash', h(['Access-Control-Allow-Origin', 'https://player.example/']), /does not allow/],
     ['a list', h(['Access-Control-Allow-Origin', `${pageOrigin}, *`]), /does not allow/],
-    ['two header lines', h(['Access-Control-Allow-Origin', '*'], ['Access-Control-Allow-Origin', '*']), /has 2 Access-Control-Allow-Origin headers/],
+    [
+      'two header lines',
+      h(['Access-Control-Allow-Origin', '*'], ['Access-Control-Allow-Origin', '*']),
+      /has 2 Access-Control-Allow-Origin headers/,
+    ],
     ['"null"', h(['Access-Control-Allow-Origin', 'null']), /does not allow/],
   ])('refuses %s', (_n, headers, reason) => {
     const v = corsCheck(pageOrigin, media, headers);

@@ -54,7 +54,10 @@ test('acks are cumulative and sent once per ACK_EVERY_BYTES, not per event', asy
 });
 
 test('a small window is acknowledged every quarter window', async () => {
-  const { acks } = await feed(64 * 1024, Array.from({ length: 8 }, () => 8 * 1024));
+  const { acks } = await feed(
+    64 * 1024,
+    Array.from({ length: 8 }, () => 8 * 1024),
+  );
   expect(acks).toEqual([16, 32, 48, 64].map((k) => k * 1024));
 });
 

@@ -9,7 +9,10 @@ import { pieceBase64, rememberBase64 } from '../../../extension/src/worker/piece
 
 describe('parseHostMessage', () => {
   test('replies, data, closed and tcpInfo events', () => {
-    expect(parseHostMessage({ id: 7, ok: true, result: { conn: 1 } })).toEqual({ ok: true, value: { kind: 'reply', id: 7, ok: true, result: { conn: 1 } } });
+    expect(parseHostMessage({ id: 7, ok: true, result: { conn: 1 } })).toEqual({
+      ok: true,
+      value: { kind: 'reply', id: 7, ok: true, result: { conn: 1 } },
+    });
     expect(parseHostMessage({ id: null, ok: false, error: { code: 'limit', message: 'too big' } })).toEqual({
       ok: true,
       value: { kind: 'reply', id: null, ok: false, code: 'limit', message: 'too big' },
@@ -22,7 +25,9 @@ describe('parseHostMessage', () => {
       ok: true,
       value: { kind: 'closed', conn: 2, reason: 'eof', message: '', bytesRead: 10 },
     });
-    expect(parseHostMessage({ event: 'tcpInfo', conn: 2, t: 3, info: { rttUs: 100, minRttUs: 50, bytesReceived: 9, sndCwnd: 10 } })).toEqual({
+    expect(
+      parseHostMessage({ event: 'tcpInfo', conn: 2, t: 3, info: { rttUs: 100, minRttUs: 50, bytesReceived: 9, sndCwnd: 10 } }),
+    ).toEqual({
       ok: true,
       value: { kind: 'tcpInfo', conn: 2, t: 3, info: { rttUs: 100, minRttUs: 50, bytesReceived: 9 } },
     });
@@ -48,10 +53,19 @@ describe('parseHostMessage', () => {
     if (!r.ok) expect(r.reason).toMatch(reason);
   });
   test('hello and open results', () => {
-    const hello = { name: 'sprint-host', protocol: 1, hostVersion: '0.1.0', tcpInfo: true, limits: { maxWriteBytes: 16384, maxRequestsPerWrite: 64, maxPendingWrites: 16, maxConnections: 16 } };
+    const hello = {
+      name: 'sprint-host',
+      protocol: 1,
+      hostVersion: '0.1.0',
+      tcpInfo: true,
+      limits: { maxWriteBytes: 16384, maxRequestsPerWrite: 64, maxPendingWrites: 16, maxConnections: 16 },
+    };
     expect(parseHelloResult(hello)).toMatchObject({ ok: true, value: { protocol: 1, maxWriteBytes: 16384 } });
     expect(parseHelloResult({ ...hello, limits: { maxWriteBytes: 1 } })).toMatchObject({ ok: false });
-    expect(parseOpenResult({ conn: 3, localAddr: '127.0.0.1:5', remoteAddr: '127.0.0.1:80', connectMs: 0.2, t: 1 })).toMatchObject({ ok: true, value: { conn: 3 } });
+    expect(parseOpenResult({ conn: 3, localAddr: '127.0.0.1:5', remoteAddr: '127.0.0.1:80', connectMs: 0.2, t: 1 })).toMatchObject({
+      ok: true,
+      value: { conn: 3 },
+    });
     expect(parseOpenResult({ conn: 0, localAddr: '', remoteAddr: '', connectMs: 0, t: 1 })).toMatchObject({ ok: false });
   });
 });

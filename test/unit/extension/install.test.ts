@@ -4,7 +4,19 @@
 // and --profile user-data-dirs), the clear errors when Go or every browser is
 // missing, and that uninstall leaves the file tree exactly as it was.
 
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'fs';
+import {
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'fs';
 import { tmpdir } from 'os';
 import { join, relative } from 'path';
 import { extensionIdFromKey, extensionIdFromManifest } from '../../../extension/install/extension-id';
@@ -36,7 +48,9 @@ describe('extension ID', () => {
     expect(() => extensionIdFromKey('not a key!')).toThrow(/not base64 of a DER public key/);
   });
   test('the host allowlist names the same ID', () => {
-    expect(readFileSync(join(REPO, 'extension', 'host', 'allowlist.go'), 'utf8')).toContain(`const AllowedExtensionOrigins = "chrome-extension://${SPRINT_ID}/"`);
+    expect(readFileSync(join(REPO, 'extension', 'host', 'allowlist.go'), 'utf8')).toContain(
+      `const AllowedExtensionOrigins = "chrome-extension://${SPRINT_ID}/"`,
+    );
   });
 });
 
@@ -67,8 +81,14 @@ describe('install / uninstall', () => {
   test('writes the host manifest for the browsers found and each profile; uninstall restores the tree exactly', () => {
     const profile = join(base, 'profile');
     const before = { home: tree(home), base: tree(base) };
-    install(env((n) => (n === 'chromium' ? '/usr/bin/chromium' : null)), { build: false, profiles: [profile] });
-    const written = [join(home, '.config', 'chromium', 'NativeMessagingHosts', 'org.sprint.socket_host.json'), join(profile, 'NativeMessagingHosts', 'org.sprint.socket_host.json')];
+    install(
+      env((n) => (n === 'chromium' ? '/usr/bin/chromium' : null)),
+      { build: false, profiles: [profile] },
+    );
+    const written = [
+      join(home, '.config', 'chromium', 'NativeMessagingHosts', 'org.sprint.socket_host.json'),
+      join(profile, 'NativeMessagingHosts', 'org.sprint.socket_host.json'),
+    ];
     for (const f of written) {
       expect(JSON.parse(readFileSync(f, 'utf8'))).toEqual({
         name: 'org.sprint.socket_host',
@@ -90,7 +110,10 @@ describe('install / uninstall', () => {
 
   test('explicit --browser chrome creates its directory, and uninstall removes the directories it created', () => {
     const before = tree(home);
-    install(env(() => null), { build: false, browsers: ['chrome'] });
+    install(
+      env(() => null),
+      { build: false, browsers: ['chrome'] },
+    );
     expect(tree(home)).toContain('.config/google-chrome/NativeMessagingHosts/');
     uninstall(env(() => null));
     expect(tree(home)).toEqual(before);
@@ -98,20 +121,37 @@ describe('install / uninstall', () => {
 
   test('uninstall never removes a manifest that is not ours, nor one pointing to another checkout', () => {
     const dir = join(home, '.config', 'chromium', 'NativeMessagingHosts');
-    writeFileSync(join(dir, 'org.sprint.socket_host.json'), JSON.stringify({ name: 'org.sprint.socket_host', path: '/elsewhere/sprint-host' }));
+    writeFileSync(
+      join(dir, 'org.sprint.socket_host.json'),
+      JSON.stringify({ name: 'org.sprint.socket_host', path: '/elsewhere/sprint-host' }),
+    );
     const before = tree(home);
     expect(uninstall(env(() => null))).toEqual([]);
     expect(tree(home)).toEqual(before);
     expect(logs.join('\n')).toMatch(/points to another Sprint host/);
   });
 
-  test('install refuses to overwrite a host manifest it did not write (not ours, or another checkout\'s), writing nothing', () => {
+  test("install refuses to overwrite a host manifest it did not write (not ours, or another checkout's), writing nothing", () => {
     const dir = join(home, '.config', 'chromium', 'NativeMessagingHosts');
     const file = join(dir, 'org.sprint.socket_host.json');
-    for (const content of ['{"name":"org.sprint.socket_host","path":"/opt/someone-else/host"}', JSON.stringify({ name: 'org.sprint.socket_host', description: 'Sprint socket host', path: '/elsewhere/sprint-host', type: 'stdio', allowed_origins: [`chrome-extension://${SPRINT_ID}/`] })]) {
+    for (const content of [
+      '{"name":"org.sprint.socket_host","path":"/opt/someone-else/host"}',
+      JSON.stringify({
+        name: 'org.sprint.socket_host',
+        description: 'Sprint socket host',
+        path: '/elsewhere/sprint-host',
+        type: 'stdio',
+        allowed_origins: [`chrome-extension://${SPRINT_ID}/`],
+      }),
+    ]) {
       writeFileSync(file, content);
       const before = tree(base);
-      expect(() => install(env((n) => (n === 'chromium' ? '/usr/bin/chromium' : null)), { build: false })).toThrow(/already exists and is not this checkout's.*left it unchanged/s);
+      expect(() =>
+        install(
+          env((n) => (n === 'chromium' ? '/usr/bin/chromium' : null)),
+          { build: false },
+        ),
+      ).toThrow(/already exists and is not this checkout's.*left it unchanged/s);
       expect(readFileSync(file, 'utf8')).toBe(content);
       expect(tree(base)).toEqual(before);
     }
@@ -122,7 +162,12 @@ describe('install / uninstall', () => {
     const target = join(base, 'precious.txt');
     writeFileSync(target, 'do not touch');
     symlinkSync(target, join(dir, 'org.sprint.socket_host.json'));
-    expect(() => install(env((n) => (n === 'chromium' ? '/usr/bin/chromium' : null)), { build: false })).toThrow(/is a symbolic link/);
+    expect(() =>
+      install(
+        env((n) => (n === 'chromium' ? '/usr/bin/chromium' : null)),
+        { build: false },
+      ),
+    ).toThrow(/is a symbolic link/);
     expect(readFileSync(target, 'utf8')).toBe('do not touch');
     expect(lstatSync(join(dir, 'org.sprint.socket_host.json')).isSymbolicLink()).toBe(true);
     expect(readlinkSync(join(dir, 'org.sprint.socket_host.json'))).toBe(target);
@@ -134,17 +179,35 @@ describe('install / uninstall', () => {
     expect(() => install(chromium, { build: false })).not.toThrow();
   });
 
-  test('uninstall leaves a manifest listed in its receipt that now points at another checkout\'s host, and a symlink', () => {
-    install(env((n) => (n === 'chromium' ? '/usr/bin/chromium' : null)), { build: false });
+  test("uninstall leaves a manifest listed in its receipt that now points at another checkout's host, and a symlink", () => {
+    install(
+      env((n) => (n === 'chromium' ? '/usr/bin/chromium' : null)),
+      { build: false },
+    );
     const file = join(home, '.config', 'chromium', 'NativeMessagingHosts', 'org.sprint.socket_host.json');
-    const other = JSON.stringify({ name: 'org.sprint.socket_host', description: 'Sprint socket host', path: '/other/checkout/dist/extension/host/sprint-host', type: 'stdio', allowed_origins: [`chrome-extension://${SPRINT_ID}/`] });
+    const other = JSON.stringify({
+      name: 'org.sprint.socket_host',
+      description: 'Sprint socket host',
+      path: '/other/checkout/dist/extension/host/sprint-host',
+      type: 'stdio',
+      allowed_origins: [`chrome-extension://${SPRINT_ID}/`],
+    });
     writeFileSync(file, other);
     expect(uninstall(env(() => null))).not.toContain(file);
     expect(readFileSync(file, 'utf8')).toBe(other);
     expect(logs.join('\n')).toMatch(/points to another Sprint host/);
     // A link to a file that would pass as ours is left too (uninstall deletes only regular files).
     const ours = join(base, 'ours.json');
-    writeFileSync(ours, JSON.stringify({ name: 'org.sprint.socket_host', description: 'Sprint socket host', path: join(root, 'dist', 'extension', 'host', 'sprint-host'), type: 'stdio', allowed_origins: [`chrome-extension://${SPRINT_ID}/`] }));
+    writeFileSync(
+      ours,
+      JSON.stringify({
+        name: 'org.sprint.socket_host',
+        description: 'Sprint socket host',
+        path: join(root, 'dist', 'extension', 'host', 'sprint-host'),
+        type: 'stdio',
+        allowed_origins: [`chrome-extension://${SPRINT_ID}/`],
+      }),
+    );
     rmSync(file);
     symlinkSync(ours, file);
     expect(uninstall(env(() => null))).not.toContain(file);
@@ -154,20 +217,40 @@ describe('install / uninstall', () => {
   test('no browser found: a clear error, nothing written', () => {
     rmSync(join(home, '.config'), { recursive: true });
     const before = tree(home);
-    expect(() => install(env(() => null), { build: false })).toThrow(InstallError);
-    expect(() => install(env(() => null), { build: false })).toThrow(/No Google Chrome or Chromium was found .* --browser chrome, --browser chromium, or --profile <user-data-dir>/s);
+    expect(() =>
+      install(
+        env(() => null),
+        { build: false },
+      ),
+    ).toThrow(InstallError);
+    expect(() =>
+      install(
+        env(() => null),
+        { build: false },
+      ),
+    ).toThrow(/No Google Chrome or Chromium was found .* --browser chrome, --browser chromium, or --profile <user-data-dir>/s);
     expect(tree(home)).toEqual(before);
   });
 
   test('Go missing: a clear error before anything is registered', () => {
     const before = tree(home);
-    expect(() => install(env((n) => (n === 'chromium' ? '/usr/bin/chromium' : null)), { build: true })).toThrow(/Go is not installed.*go\.dev\/dl/s);
+    expect(() =>
+      install(
+        env((n) => (n === 'chromium' ? '/usr/bin/chromium' : null)),
+        { build: true },
+      ),
+    ).toThrow(/Go is not installed.*go\.dev\/dl/s);
     expect(tree(home)).toEqual(before);
   });
 
   test('--no-build without a build: says what is missing', () => {
     rmSync(join(root, 'dist', 'extension', 'host', 'sprint-host'));
-    expect(() => install(env(() => '/usr/bin/chromium'), { build: false })).toThrow(/sprint-host is missing: run the install without --no-build first/);
+    expect(() =>
+      install(
+        env(() => '/usr/bin/chromium'),
+        { build: false },
+      ),
+    ).toThrow(/sprint-host is missing: run the install without --no-build first/);
   });
 });
 

@@ -74,7 +74,9 @@ test('an origin that never answers fails the request (origin-unreachable, fixed 
   const page = new PageSession(realHost().host, PAGE, { stallFloorMs: 300 });
   try {
     const msgs = await page.request(`http://127.0.0.1:${origin.port}/a`, 5000);
-    expect(msgs).toEqual([expect.objectContaining({ type: 'error', code: 'origin-unreachable', reason: 'the origin did not answer', retryable: false })]);
+    expect(msgs).toEqual([
+      expect.objectContaining({ type: 'error', code: 'origin-unreachable', reason: 'the origin did not answer', retryable: false }),
+    ]);
     expect(connections()).toBe(2);
   } finally {
     page.close();

@@ -30,8 +30,16 @@ function lastError(msgs: WorkerMessage[]): Extract<WorkerMessage, { type: 'error
 describe('error texts of responses the page may not read carry a code only', () => {
   const cases: Array<{ what: string; secret: string; reply: string; range?: { start: number; end: number } }> = [
     { what: 'a non-HTTP status line (SSH banner)', secret: 'OpenSSH_9.6-SECRET', reply: 'SSH-2.0-OpenSSH_9.6-SECRET Ubuntu\r\n\r\n' },
-    { what: 'the name of a malformed header field', secret: 'X-Intranet-SECRET', reply: 'HTTP/1.1 200 OK\r\nX-Intranet-SECRET: a\x01b\r\nContent-Length: 0\r\n\r\n' },
-    { what: 'a Content-Encoding value', secret: 'secret-coding', reply: 'HTTP/1.1 200 OK\r\nContent-Encoding: secret-coding\r\nContent-Length: 1\r\n\r\nx' },
+    {
+      what: 'the name of a malformed header field',
+      secret: 'X-Intranet-SECRET',
+      reply: 'HTTP/1.1 200 OK\r\nX-Intranet-SECRET: a\x01b\r\nContent-Length: 0\r\n\r\n',
+    },
+    {
+      what: 'a Content-Encoding value',
+      secret: 'secret-coding',
+      reply: 'HTTP/1.1 200 OK\r\nContent-Encoding: secret-coding\r\nContent-Length: 1\r\n\r\nx',
+    },
     {
       what: 'a Content-Range total',
       secret: '987654321',
@@ -93,13 +101,18 @@ describe('the network map stays hidden: DNS, refused addresses and failed connec
     // A DNS name of this machine that resolves to loopback: the host refuses the address (PROTOCOL.md §9).
     const name = hostname();
     const addr = await lookup(name).catch(() => null);
-    if (addr && (addr.address.startsWith('127.') || addr.address === '::1') && !name.endsWith('localhost')) urls.push(`http://${name}:${closedPort}/a`);
+    if (addr && (addr.address.startsWith('127.') || addr.address === '::1') && !name.endsWith('localhost'))
+      urls.push(`http://${name}:${closedPort}/a`);
     const page = new PageSession(realHost().host, PAGE);
     try {
       const errors = [];
       for (const url of urls) errors.push(lastError(await page.request(url)));
       for (const e of errors) {
-        expect({ code: e.code, reason: e.reason, retryable: e.retryable }).toEqual({ code: 'unreachable', reason: REQUEST_ERROR_TEXT.unreachable, retryable: false });
+        expect({ code: e.code, reason: e.reason, retryable: e.retryable }).toEqual({
+          code: 'unreachable',
+          reason: REQUEST_ERROR_TEXT.unreachable,
+          retryable: false,
+        });
       }
       // The worker's log keeps the detail.
       expect(page.log.join('\n')).toMatch(/connect_failed|dns_failed|forbidden_address/);

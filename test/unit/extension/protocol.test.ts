@@ -79,7 +79,12 @@ describe('checkPageMessage', () => {
     ['cancel extra field', { type: 'cancel', id: 1, url }, /unknown field "url"/, 1],
     ['pathInfo origin too long', { type: 'pathInfo', id: 1, origin: 'x'.repeat(301) }, /origin must be a string/, 1],
     ['close with id', { type: 'close', id: 1 }, /unknown field "id"/, null],
-    ['many fields', Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i]).concat([['type', 'request']])), /unknown field "k0"/, null],
+    [
+      'many fields',
+      Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i]).concat([['type', 'request']])),
+      /unknown field "k0"/,
+      null,
+    ],
   ];
   test.each(cases)('refuses %s', (_name, msg, reason, id) => {
     const r = checkPageMessage(msg);
@@ -92,7 +97,13 @@ describe('checkPageMessage', () => {
   test('consumed (back-pressure): a cumulative byte count, nothing else', () => {
     expect(checkPageMessage({ type: 'consumed', bytes: 0 })).toEqual({ ok: true, value: { type: 'consumed', bytes: 0 } });
     expect(checkPageMessage({ type: 'consumed', bytes: 2 ** 40 })).toEqual({ ok: true, value: { type: 'consumed', bytes: 2 ** 40 } });
-    for (const bad of [{ type: 'consumed' }, { type: 'consumed', bytes: -1 }, { type: 'consumed', bytes: 1.5 }, { type: 'consumed', bytes: '5' }, { type: 'consumed', bytes: 5, id: 1 }]) {
+    for (const bad of [
+      { type: 'consumed' },
+      { type: 'consumed', bytes: -1 },
+      { type: 'consumed', bytes: 1.5 },
+      { type: 'consumed', bytes: '5' },
+      { type: 'consumed', bytes: 5, id: 1 },
+    ]) {
       expect(checkPageMessage(bad)).toMatchObject({ ok: false, reason: expect.stringMatching(/^consumed: /) });
     }
   });
@@ -100,7 +111,10 @@ describe('checkPageMessage', () => {
   test('the session hello is accepted only between content script and worker', () => {
     expect(checkSessionMessage({ type: 'hello', protocol: 1 })).toEqual({ ok: true, value: { type: 'hello', protocol: 1 } });
     expect(checkSessionMessage({ type: 'hello', protocol: '1' })).toMatchObject({ ok: false });
-    expect(checkSessionMessage({ type: 'hello', protocol: 1, origin: 'https://evil.example' })).toMatchObject({ ok: false, reason: expect.stringMatching(/unknown field "origin"/) });
+    expect(checkSessionMessage({ type: 'hello', protocol: 1, origin: 'https://evil.example' })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/unknown field "origin"/),
+    });
     expect(checkPageMessage({ type: 'hello', protocol: 1 })).toMatchObject({ ok: false });
     expect(checkSessionMessage({ type: 'request', id: 1, url })).toMatchObject({ ok: true });
   });
@@ -111,7 +125,14 @@ describe('checkExtensionMessage', () => {
   test('well-formed messages of each hop pass', () => {
     const good: unknown[] = [
       { type: 'ack', extensionVersion: '0.1.0' },
-      { type: 'welcome', protocol: 1, extensionVersion: '0.1.0', hostVersion: '0.1.0', tcpInfo: true, limits: { maxOutstanding: 32, maxResponseBytes: 1, maxUrlLength: 4096 } },
+      {
+        type: 'welcome',
+        protocol: 1,
+        extensionVersion: '0.1.0',
+        hostVersion: '0.1.0',
+        tcpInfo: true,
+        limits: { maxOutstanding: 32, maxResponseBytes: 1, maxUrlLength: 4096 },
+      },
       { type: 'unavailable', code: 'host-missing', reason: 'Specified native messaging host not found.' },
       head,
       { type: 'end', id: 1, t: 2, bodyBytes: 10 },
@@ -132,7 +153,12 @@ describe('checkExtensionMessage', () => {
     ['data with bytes on the b64 hop', { type: 'data', id: 1, t: 3, bytes: new ArrayBuffer(3) }, 'b64', /unknown field "bytes"/],
     ['data with b64 on the page hop', { type: 'data', id: 1, t: 3, b64: 'AAEC' }, 'bytes', /unknown field "b64"/],
     ['empty piece', { type: 'data', id: 1, t: 3, bytes: new ArrayBuffer(0) }, 'bytes', /non-empty ArrayBuffer/],
-    ['piece over 256 KiB', { type: 'data', id: 1, t: 3, bytes: new ArrayBuffer(LIMITS.maxPieceBytes + 1) }, 'bytes', /at most 262144 bytes/],
+    [
+      'piece over 256 KiB',
+      { type: 'data', id: 1, t: 3, bytes: new ArrayBuffer(LIMITS.maxPieceBytes + 1) },
+      'bytes',
+      /at most 262144 bytes/,
+    ],
     ['b64 over one piece', { type: 'data', id: 1, t: 3, b64: 'A'.repeat(MAX_PIECE_B64 + 4) }, 'b64', /at most one piece/],
     ['b64 unpadded length', { type: 'data', id: 1, t: 3, b64: 'AAE' }, 'b64', /padded base64/],
     ['bytes as a typed array', { type: 'data', id: 1, t: 3, bytes: new Uint8Array(3) }, 'bytes', /ArrayBuffer/],
@@ -140,13 +166,28 @@ describe('checkExtensionMessage', () => {
     ['status 99', { ...head, status: 99 }, 'bytes', /malformed id, status or t/],
     ['header value not a string', { ...head, headers: { a: 1 } }, 'bytes', /not a string/],
     ['header name upper case', { ...head, headers: { 'Content-Type': 'x' } }, 'bytes', /lower-case token/],
-    ['too many headers', { ...head, headers: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`h${i}`, 'v'])) }, 'bytes', /more than 100/],
+    [
+      'too many headers',
+      { ...head, headers: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`h${i}`, 'v'])) },
+      'bytes',
+      /more than 100/,
+    ],
     ['headers too long', { ...head, headers: { a: 'x'.repeat(LIMITS.maxHeaderChars) } }, 'bytes', /exceed/],
     ['unknown error code', { type: 'error', id: 1, code: 'oops', reason: 'x', retryable: true }, 'bytes', /malformed fields/],
     ['retryable not boolean', { type: 'error', id: 1, code: 'cors', reason: 'x', retryable: 'no' }, 'bytes', /malformed fields/],
-    ['reason too long', { type: 'error', id: 1, code: 'cors', reason: 'x'.repeat(LIMITS.maxReasonChars + 1), retryable: false }, 'bytes', /malformed fields/],
+    [
+      'reason too long',
+      { type: 'error', id: 1, code: 'cors', reason: 'x'.repeat(LIMITS.maxReasonChars + 1), retryable: false },
+      'bytes',
+      /malformed fields/,
+    ],
     ['unknown unavailable code', { type: 'unavailable', code: 'nope', reason: 'x' }, 'bytes', /malformed code/],
-    ['welcome limits missing', { type: 'welcome', protocol: 1, extensionVersion: '1', hostVersion: '1', tcpInfo: true, limits: {} }, 'bytes', /malformed limits/],
+    [
+      'welcome limits missing',
+      { type: 'welcome', protocol: 1, extensionVersion: '1', hostVersion: '1', tcpInfo: true, limits: {} },
+      'bytes',
+      /malformed limits/,
+    ],
     ['unknown type', { type: 'boom' }, 'bytes', /unknown message type "boom"/],
   ];
   test.each(bad)('refuses %s', (_n, msg, hop, reason) => {

@@ -29,7 +29,9 @@ test('an idle session expires after sessionIdleMs; one with a request outstandin
     expect(idle.session.expireIfIdle(now + LIMITS.sessionIdleMs - 1000)).toBe(false);
     expect(idle.pageMessages.some((m) => m.type === 'closed')).toBe(false);
     expect(idle.session.expireIfIdle(now + LIMITS.sessionIdleMs + 1000)).toBe(true);
-    expect(idle.pageMessages.filter((m) => m.type === 'closed')).toEqual([{ type: 'closed', code: 'session-idle', reason: expect.stringMatching(/no request for/) }]);
+    expect(idle.pageMessages.filter((m) => m.type === 'closed')).toEqual([
+      { type: 'closed', code: 'session-idle', reason: expect.stringMatching(/no request for/) },
+    ]);
     expect(busy.session.expireIfIdle(now + 10 * LIMITS.sessionIdleMs)).toBe(false);
   } finally {
     idle.close();
@@ -48,7 +50,14 @@ test('the page transport does not reconnect after session-idle until it has a re
       const port = transfer[0] as MessagePort;
       ports.push(port);
       port.postMessage({ type: 'ack', extensionVersion: '0.1.0' });
-      port.postMessage({ type: 'welcome', protocol: 1, extensionVersion: '0.1.0', hostVersion: '0.1.0', tcpInfo: true, limits: { maxOutstanding: 32, maxResponseBytes: 1 << 28, maxUrlLength: 4096 } });
+      port.postMessage({
+        type: 'welcome',
+        protocol: 1,
+        extensionVersion: '0.1.0',
+        hostVersion: '0.1.0',
+        tcpInfo: true,
+        limits: { maxOutstanding: 32, maxResponseBytes: 1 << 28, maxUrlLength: 4096 },
+      });
     },
   } as unknown as Window;
   const found = await detectExtension(1000, { win, reconnectDelaysMs: [10, 10, 10] });

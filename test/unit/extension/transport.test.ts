@@ -10,7 +10,14 @@ import type { ResponseSink } from '../../../player/sprint/train-transport';
 
 type Reply = (port: MessagePort, hello: unknown) => void;
 
-const welcome = { type: 'welcome', protocol: 1, extensionVersion: '0.1.0', hostVersion: '0.1.0', tcpInfo: true, limits: { maxOutstanding: 32, maxResponseBytes: 1 << 28, maxUrlLength: 4096 } };
+const welcome = {
+  type: 'welcome',
+  protocol: 1,
+  extensionVersion: '0.1.0',
+  hostVersion: '0.1.0',
+  tcpInfo: true,
+  limits: { maxOutstanding: 32, maxResponseBytes: 1 << 28, maxUrlLength: 4096 },
+};
 
 /** A window whose "content script" answers each hello with the next scripted behaviour. */
 function fakeWindow(script: Reply[]): { win: Window; ports: MessagePort[]; hellos: unknown[] } {
@@ -82,10 +89,14 @@ function withMark(win: Window, marked: boolean): Window {
   return Object.assign(win, { document: { documentElement: { hasAttribute: (n: string) => attrs.has(n) } } });
 }
 
-test('a document without the content script\'s mark: no-extension after the short grace, not the full timeout', async () => {
+test("a document without the content script's mark: no-extension after the short grace, not the full timeout", async () => {
   const { win } = fakeWindow([]);
   const r = await detectExtension(60_000, { win: withMark(win, false) });
-  expect(r).toEqual({ ok: false, code: 'no-extension', reason: expect.stringMatching(/not in this page \(no data-sprint-extension mark, no answer within 100 ms/) });
+  expect(r).toEqual({
+    ok: false,
+    code: 'no-extension',
+    reason: expect.stringMatching(/not in this page \(no data-sprint-extension mark, no answer within 100 ms/),
+  });
 });
 
 test('a marked document waits the full presence timeout for the ack', async () => {
@@ -101,11 +112,15 @@ test('a marked document that answers: a session', async () => {
   if (r.ok) r.transport.close();
 });
 
-test('ack then unavailable → the code and Chrome\'s reason', async () => {
+test("ack then unavailable → the code and Chrome's reason", async () => {
   const { win, hellos } = fakeWindow([
     (port) => {
       port.postMessage({ type: 'ack', extensionVersion: '0.1.0' });
-      port.postMessage({ type: 'unavailable', code: 'host-missing', reason: 'native host disconnected: Specified native messaging host not found.' });
+      port.postMessage({
+        type: 'unavailable',
+        code: 'host-missing',
+        reason: 'native host disconnected: Specified native messaging host not found.',
+      });
     },
   ]);
   const r = await detectExtension(1000, { win });
@@ -147,7 +162,9 @@ test('a request: message sent, head/data/end delivered in order with host times;
   await rec.done;
   await new Promise((r) => setTimeout(r, 20));
   expect(rec.events).toEqual(['head 206 {"content-range":"bytes 10-12/100"} 2', 'data 1,2,3 3', 'end 4']);
-  expect(warn.mock.calls.map((c) => String(c[0]))).toEqual(['[sprint] ignored a malformed message from the extension: head: malformed id, status or t']);
+  expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+    '[sprint] ignored a malformed message from the extension: head: malformed id, status or t',
+  ]);
 });
 
 test('bad requests fail at once without reaching the extension', async () => {
@@ -188,7 +205,9 @@ test('session closed: pending fail retryable, new requests are held and sent on 
   await sent;
   (ports[0] as MessagePort).postMessage({ type: 'closed', code: 'worker-disconnected', reason: 'the service worker went away' });
   await first.rec.done;
-  expect(first.rec.events).toEqual([expect.stringMatching(/^error true extension-disconnected: worker-disconnected: the service worker went away/)]);
+  expect(first.rec.events).toEqual([
+    expect.stringMatching(/^error true extension-disconnected: worker-disconnected: the service worker went away/),
+  ]);
   expect(t.state).toBe('reconnecting');
   const held = recordingSink();
   t.request({ url: 'https://cdn.example/2.m4s' }, held.sink);
@@ -296,7 +315,7 @@ test('the codes that hide detail (unreachable, mixed-content, a withheld respons
   }
   expect(outcomes).toEqual([
     "error false unreachable: the origin could not be reached (details in the Sprint extension's service worker log)",
-    "error false mixed-content: an https: page may not request http: URLs",
+    'error false mixed-content: an https: page may not request http: URLs',
     "error false malformed-response: the response is not valid HTTP/1.1 (details in the Sprint extension's service worker log)",
   ]);
   // The retired codes are no longer part of the protocol: the page refuses such a message.
@@ -330,7 +349,8 @@ test('back-pressure: the page reports the body bytes it has taken (consumed, cum
   cs.postMessage({ type: 'data', id: id + 50, t: 3, bytes: new Uint8Array(100).buffer }); // not ours any more: taken all the same
   cs.postMessage({ type: 'end', id, t: 4, bodyBytes: 1024 });
   await rec.done;
-  for (let i = 0; i < 50 && !fromPage.some((m) => m.type === 'consumed' && m.bytes === 1124); i += 1) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 50 && !fromPage.some((m) => m.type === 'consumed' && m.bytes === 1124); i += 1)
+    await new Promise((r) => setTimeout(r, 10));
   const consumed = fromPage.filter((m) => m.type === 'consumed').map((m) => m.bytes as number);
   expect(consumed.length).toBeGreaterThan(0);
   expect(consumed[consumed.length - 1]).toBe(1124);

@@ -30,21 +30,39 @@ describe('checkRequestUrl', () => {
 
   test('same origin and explicit ports', () => {
     expect(checkRequestUrl('https://player.example/a.m4s', page)).toMatchObject({ ok: true, target: { sameOrigin: true, port: 443 } });
-    expect(checkRequestUrl('http://cdn.example:8080/a', { origin: 'http://player.example', hostname: 'player.example' })).toMatchObject({ ok: true, target: { host: 'cdn.example:8080', port: 8080, tls: false, sameOrigin: false } });
+    expect(checkRequestUrl('http://cdn.example:8080/a', { origin: 'http://player.example', hostname: 'player.example' })).toMatchObject({
+      ok: true,
+      target: { host: 'cdn.example:8080', port: 8080, tls: false, sameOrigin: false },
+    });
     expect(checkRequestUrl('https://player.example:443/a', page)).toMatchObject({ ok: true, target: { sameOrigin: true } });
   });
 
   test('a page served from a private literal may reach that host (any port), and only that host', () => {
-    expect(checkRequestUrl('http://127.0.0.1:9000/media/a.m4s', localPage)).toMatchObject({ ok: true, target: { allowPrivate: true, sameOrigin: false } });
-    expect(checkRequestUrl('http://10.201.1.2/x', { origin: 'http://10.201.1.2', hostname: '10.201.1.2' })).toMatchObject({ ok: true, target: { allowPrivate: true, sameOrigin: true } });
-    expect(checkRequestUrl('http://localhost:3000/x', { origin: 'http://localhost:8080', hostname: 'localhost' })).toMatchObject({ ok: true, target: { allowPrivate: true } });
+    expect(checkRequestUrl('http://127.0.0.1:9000/media/a.m4s', localPage)).toMatchObject({
+      ok: true,
+      target: { allowPrivate: true, sameOrigin: false },
+    });
+    expect(checkRequestUrl('http://10.201.1.2/x', { origin: 'http://10.201.1.2', hostname: '10.201.1.2' })).toMatchObject({
+      ok: true,
+      target: { allowPrivate: true, sameOrigin: true },
+    });
+    expect(checkRequestUrl('http://localhost:3000/x', { origin: 'http://localhost:8080', hostname: 'localhost' })).toMatchObject({
+      ok: true,
+      target: { allowPrivate: true },
+    });
     // Alternative spellings the URL parser normalises to the page's host are that host.
-    expect(checkRequestUrl('http://2130706433:9000/x', localPage)).toMatchObject({ ok: true, target: { hostname: '127.0.0.1', allowPrivate: true } });
+    expect(checkRequestUrl('http://2130706433:9000/x', localPage)).toMatchObject({
+      ok: true,
+      target: { hostname: '127.0.0.1', allowPrivate: true },
+    });
   });
 
-  test('a DNS name never gets allowPrivate, even when it is the page\'s own host (DNS rebinding)', () => {
+  test("a DNS name never gets allowPrivate, even when it is the page's own host (DNS rebinding)", () => {
     expect(checkRequestUrl('https://player.example/a', page)).toMatchObject({ ok: true, target: { allowPrivate: false } });
-    expect(checkRequestUrl('http://nas.lan/a', { origin: 'http://nas.lan', hostname: 'nas.lan' })).toMatchObject({ ok: true, target: { allowPrivate: false } });
+    expect(checkRequestUrl('http://nas.lan/a', { origin: 'http://nas.lan', hostname: 'nas.lan' })).toMatchObject({
+      ok: true,
+      target: { allowPrivate: false },
+    });
   });
 
   const refusedAddresses = [
@@ -74,7 +92,10 @@ describe('checkRequestUrl', () => {
   test.each(refusedAddresses)('refuses %s for a page served elsewhere', (u) => {
     const r = checkRequestUrl(u, page);
     expect(r).toMatchObject({ ok: false, code: 'forbidden-address' });
-    if (!r.ok) expect(r.reason).toMatch(/is a loopback, private or reserved address and the page \(https:\/\/player\.example\) is not served from it/);
+    if (!r.ok)
+      expect(r.reason).toMatch(
+        /is a loopback, private or reserved address and the page \(https:\/\/player\.example\) is not served from it/,
+      );
   });
 
   test('a page on one private host cannot reach another private host', () => {
@@ -85,7 +106,10 @@ describe('checkRequestUrl', () => {
 
   test('public literals are fine', () => {
     expect(checkRequestUrl('https://93.184.216.34/x', page)).toMatchObject({ ok: true, target: { allowPrivate: false } });
-    expect(checkRequestUrl('https://[2606:2800:220:1::1]:8080/x', page)).toMatchObject({ ok: true, target: { hostname: '[2606:2800:220:1::1]', host: '[2606:2800:220:1::1]:8080' } });
+    expect(checkRequestUrl('https://[2606:2800:220:1::1]:8080/x', page)).toMatchObject({
+      ok: true,
+      target: { hostname: '[2606:2800:220:1::1]', host: '[2606:2800:220:1::1]:8080' },
+    });
   });
 
   const refusedUrls: Array<[string, RegExp]> = [
@@ -118,17 +142,32 @@ describe('checkRequestUrl', () => {
 });
 
 describe('isPublicLiteral', () => {
-  test.each(['8.8.8.8', '93.184.216.34', '[2606:4700::1111]', '[2a00:1450::1]'])('%s is public', (h) => expect(isPublicLiteral(h)).toBe(true));
-  test.each(['127.0.0.1', '10.1.1.1', '198.18.0.1', '203.0.113.9', '[::1]', '[fe80::1]', '[3fff::1]', '[2001::1]', '[ff02::1]', 'localhost', 'not-an-ip', '[zz::1]'])(
-    '%s is not public',
-    (h) => expect(isPublicLiteral(h)).toBe(false),
+  test.each(['8.8.8.8', '93.184.216.34', '[2606:4700::1111]', '[2a00:1450::1]'])('%s is public', (h) =>
+    expect(isPublicLiteral(h)).toBe(true),
   );
+  test.each([
+    '127.0.0.1',
+    '10.1.1.1',
+    '198.18.0.1',
+    '203.0.113.9',
+    '[::1]',
+    '[fe80::1]',
+    '[3fff::1]',
+    '[2001::1]',
+    '[ff02::1]',
+    'localhost',
+    'not-an-ip',
+    '[zz::1]',
+  ])('%s is not public', (h) => expect(isPublicLiteral(h)).toBe(false));
 });
 
 describe('parsePageOrigin', () => {
   test('takes the browser-reported origin, or derives it from the URL', () => {
     expect(parsePageOrigin('https://player.example', undefined)).toEqual({ origin: 'https://player.example', hostname: 'player.example' });
-    expect(parsePageOrigin(undefined, 'http://127.0.0.1:8080/demo/?x=1')).toEqual({ origin: 'http://127.0.0.1:8080', hostname: '127.0.0.1' });
+    expect(parsePageOrigin(undefined, 'http://127.0.0.1:8080/demo/?x=1')).toEqual({
+      origin: 'http://127.0.0.1:8080',
+      hostname: '127.0.0.1',
+    });
   });
   test('refuses opaque, non-http and malformed origins', () => {
     expect(parsePageOrigin('null', undefined)).toBeNull();
@@ -142,7 +181,10 @@ describe('parsePageOrigin', () => {
     expect(parsePageOrigin('null', 'https://victim.example/uploads/x.html')).toBeNull();
     expect(parsePageOrigin('null', 'http://192.168.1.10/x.html')).toBeNull();
     // Only a sender without any origin falls back to its URL.
-    expect(parsePageOrigin(undefined, 'https://victim.example/uploads/x.html')).toEqual({ origin: 'https://victim.example', hostname: 'victim.example' });
+    expect(parsePageOrigin(undefined, 'https://victim.example/uploads/x.html')).toEqual({
+      origin: 'https://victim.example',
+      hostname: 'victim.example',
+    });
   });
 });
 
@@ -151,7 +193,11 @@ describe('mixed content', () => {
     expect(checkRequestUrl('http://cdn.example/v/a.m4s', page)).toMatchObject({ ok: false, code: 'mixed-content' });
     expect(checkRequestUrl('http://player.example/a.m4s', page)).toMatchObject({ ok: false, code: 'mixed-content' });
     expect(checkRequestUrl('https://cdn.example/v/a.m4s', page)).toMatchObject({ ok: true });
-    expect(checkRequestUrl('http://cdn.example/v/a.m4s', { origin: 'http://player.example', hostname: 'player.example' })).toMatchObject({ ok: true });
-    expect(checkRequestUrl('https://cdn.example/v/a.m4s', { origin: 'http://player.example', hostname: 'player.example' })).toMatchObject({ ok: true });
+    expect(checkRequestUrl('http://cdn.example/v/a.m4s', { origin: 'http://player.example', hostname: 'player.example' })).toMatchObject({
+      ok: true,
+    });
+    expect(checkRequestUrl('https://cdn.example/v/a.m4s', { origin: 'http://player.example', hostname: 'player.example' })).toMatchObject({
+      ok: true,
+    });
   });
 });

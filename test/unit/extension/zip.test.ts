@@ -73,6 +73,11 @@ describe('zip', () => {
   });
 
   it('refuses a duplicate name', () => {
-    expect(() => zip([{ name: 'a', data: Buffer.from('1') }, { name: 'a', data: Buffer.from('2') }])).toThrow(/duplicate/);
+    expect(() =>
+      zip([
+        { name: 'a', data: Buffer.from('1') },
+        { name: 'a', data: Buffer.from('2') },
+      ]),
+    ).toThrow(/duplicate/);
   });
 });

@@ -16,7 +16,15 @@ describe('sprint ab arguments', () => {
     const p = parseAbArgs([], new Date(2026, 0, 2, 3, 4, 5));
     expect(p.plan.variants.map((v) => v.name)).toEqual(['stock', 'sprint-x', 'control']);
     expect(p.plan.conditions.map((c) => c.key)).toEqual(['3mbit-256kb']);
-    expect(p.plan.settings).toMatchObject({ bulkFlows: 1, congestionControl: 'cubic', warmupS: 90, measureS: 300, contentSet: 'demo', layout: 'unchunked', delayMs: 0 });
+    expect(p.plan.settings).toMatchObject({
+      bulkFlows: 1,
+      congestionControl: 'cubic',
+      warmupS: 90,
+      measureS: 300,
+      contentSet: 'demo',
+      layout: 'unchunked',
+      delayMs: 0,
+    });
     expect(p.plan.settings.schedule.totalS).toBe(390);
     expect(p.resultsDir).toMatch(/results\/ab-20260102-030405$/);
   });
@@ -29,11 +37,43 @@ describe('sprint ab arguments', () => {
   });
 
   it('takes comma lists, a schedule, delay and the other settings', () => {
-    const p = parseAbArgs(['--players', 'stock,sprint-x,sprint', '--queue', '256kb,512kb', '--schedule', 'video:60s,both,bulk:60s', '--duration', '5m', '--warmup', '90s',
-      '--delay', '20ms', '--cc', 'bbr', '--bulk', '2', '--abr', 'buffer', '--together', '--set', 'test', '--layout', 'chunked', '--slow-start-after-idle', 'off']);
+    const p = parseAbArgs([
+      '--players',
+      'stock,sprint-x,sprint',
+      '--queue',
+      '256kb,512kb',
+      '--schedule',
+      'video:60s,both,bulk:60s',
+      '--duration',
+      '5m',
+      '--warmup',
+      '90s',
+      '--delay',
+      '20ms',
+      '--cc',
+      'bbr',
+      '--bulk',
+      '2',
+      '--abr',
+      'buffer',
+      '--together',
+      '--set',
+      'test',
+      '--layout',
+      'chunked',
+      '--slow-start-after-idle',
+      'off',
+    ]);
     expect(p.plan.conditions.map((c) => c.key)).toEqual(['3mbit-256kb', '3mbit-512kb']);
     expect(p.plan.variants.map((v) => v.name)).toEqual(['stock', 'sprint-x', 'sprint', 'together', 'control']);
-    expect(p.plan.settings).toMatchObject({ delayMs: 20, congestionControl: 'bbr', bulkFlows: 2, slowStartAfterIdle: false, layout: 'chunked', contentSet: 'test' });
+    expect(p.plan.settings).toMatchObject({
+      delayMs: 20,
+      congestionControl: 'bbr',
+      bulkFlows: 2,
+      slowStartAfterIdle: false,
+      layout: 'chunked',
+      contentSet: 'test',
+    });
     expect(p.plan.settings.schedule.totalS).toBe(60 + 390 + 60);
     expect(p.plan.variants[0]!.players[0]!.abr).toBe('buffer');
     expect(p.plan.settings.origin).toBeUndefined();

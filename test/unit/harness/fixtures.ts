@@ -79,31 +79,89 @@ export function playerLines(label: string, mode: string): PlayerLine[] {
     const t = T0 + 0.5 + i;
     const late = t >= T0 + 50;
     lines.push({
-      kind: 'poll', t, ready: true, visibility: 'visible', requestedMode: mode, mode, modeReason: `${mode} requested`,
+      kind: 'poll',
+      t,
+      ready: true,
+      visibility: 'visible',
+      requestedMode: mode,
+      mode,
+      modeReason: `${mode} requested`,
       playback: {
-        currentTimeSec: i, videoBufferSec: late ? 20 : 10, audioBufferSec: 10,
-        videoBitrate: late ? 1.5e6 : 1e6, dashThroughputBitsPerSec: 1.4e6, startupDelayMs: 1500,
+        currentTimeSec: i,
+        videoBufferSec: late ? 20 : 10,
+        audioBufferSec: 10,
+        videoBitrate: late ? 1.5e6 : 1e6,
+        dashThroughputBitsPerSec: 1.4e6,
+        startupDelayMs: 1500,
         rebufferCount: t >= T0 + 60 ? 2 : t >= T0 + 5 ? 1 : 0,
         rebufferMs: t >= T0 + 60 ? 5000 : t >= T0 + 5 ? 2000 : 0,
-        bitrateSwitches: late ? 1 : 0, ended: false, errors: [],
+        bitrateSwitches: late ? 1 : 0,
+        ended: false,
+        errors: [],
       },
-      estimates: { rttSec: 0.6, probeRttSec: 0.65, tcpInfoRttSec: 0.6, rttSamples: 3, bandwidthBitsPerSec: 1.5e6, bandwidthSamples: 3, chunkBytes: 4e6, source: 'wire-timing' },
+      estimates: {
+        rttSec: 0.6,
+        probeRttSec: 0.65,
+        tcpInfoRttSec: 0.6,
+        rttSamples: 3,
+        bandwidthBitsPerSec: 1.5e6,
+        bandwidthSamples: 3,
+        chunkBytes: 4e6,
+        source: 'wire-timing',
+      },
       counters: {},
     });
   }
   // Two video transfers (2 MB, 4 MB) and one audio transfer, all inside the window.
   const transfer = (id: number, url: string, bytes: number, startS: number, endS: number | null): PlayerLine => ({
-    kind: 'transfer', t: (endS ?? startS) + 0.1, id, via: mode, url, range: null, startMs: startS * 1000, firstByteMs: null,
-    endMs: endS === null ? null : endS * 1000, bytes, expectedBytes: bytes, throughputBitsPerSec: null, targetChunkBytes: 4e6,
-    rttEstimateSec: 0.6, bandwidthEstimateBitsPerSec: 1.5e6, segmentsServed: 1, cancelled: id === 2, wastedBytes: id === 2 ? 1000 : 0, error: null,
+    kind: 'transfer',
+    t: (endS ?? startS) + 0.1,
+    id,
+    via: mode,
+    url,
+    range: null,
+    startMs: startS * 1000,
+    firstByteMs: null,
+    endMs: endS === null ? null : endS * 1000,
+    bytes,
+    expectedBytes: bytes,
+    throughputBitsPerSec: null,
+    targetChunkBytes: 4e6,
+    rttEstimateSec: 0.6,
+    bandwidthEstimateBitsPerSec: 1.5e6,
+    segmentsServed: 1,
+    cancelled: id === 2,
+    wastedBytes: id === 2 ? 1000 : 0,
+    error: null,
   });
   const segment = (transferId: number, mediaType: string, url: string, endS: number, bandwidth = 1e6): PlayerLine => ({
-    kind: 'segment', segmentKind: 'media', t: endS + 0.1, mediaType, url, range: null, index: Math.round(endS), representationId: '1', bandwidth,
-    bytes: 1000, requestMs: (endS - 1) * 1000, firstByteMs: null, endMs: endS * 1000, status: 'ok', transferId,
+    kind: 'segment',
+    segmentKind: 'media',
+    t: endS + 0.1,
+    mediaType,
+    url,
+    range: null,
+    index: Math.round(endS),
+    representationId: '1',
+    bandwidth,
+    bytes: 1000,
+    requestMs: (endS - 1) * 1000,
+    firstByteMs: null,
+    endMs: endS * 1000,
+    status: 'ok',
+    transferId,
   });
   // Video segments downloaded: 1 Mbit/s at t0+10 (warm-up) and t0+30, 1.5 Mbit/s at t0+60 and t0+80.
-  lines.push(segment(1, 'video', 'http://x/rep-1.mp4', T0 + 10), segment(1, 'video', 'http://x/rep-1.mp4', T0 + 30), transfer(1, 'http://x/rep-1.mp4', 2 * 1024 * 1024, T0 + 25, T0 + 30));
-  lines.push(segment(2, 'video', 'http://x/rep-2.mp4', T0 + 60, 1.5e6), segment(2, 'video', 'http://x/rep-2.mp4', T0 + 80, 1.5e6), transfer(2, 'http://x/rep-2.mp4', 4 * 1024 * 1024, T0 + 40, T0 + 60));
+  lines.push(
+    segment(1, 'video', 'http://x/rep-1.mp4', T0 + 10),
+    segment(1, 'video', 'http://x/rep-1.mp4', T0 + 30),
+    transfer(1, 'http://x/rep-1.mp4', 2 * 1024 * 1024, T0 + 25, T0 + 30),
+  );
+  lines.push(
+    segment(2, 'video', 'http://x/rep-2.mp4', T0 + 60, 1.5e6),
+    segment(2, 'video', 'http://x/rep-2.mp4', T0 + 80, 1.5e6),
+    transfer(2, 'http://x/rep-2.mp4', 4 * 1024 * 1024, T0 + 40, T0 + 60),
+  );
   lines.push(segment(3, 'audio', 'http://x/rep-5.mp4', T0 + 70), transfer(3, 'http://x/rep-5.mp4', 100000, T0 + 65, T0 + 70));
   lines.push({ kind: 'close', t: T0 + BOTH_S });
   return lines;
@@ -123,7 +181,10 @@ export function runRecord(spec: RunSpec, status: RunRecord['status'] = 'ok'): Ru
       setupStartS: T0 - 3,
       scheduleStartS: T0,
       phases: status === 'ok' ? [{ name: 'both', fromS: T0, toS: T0 + BOTH_S }] : [],
-      videoStartS: T0, videoStopS: T0 + BOTH_S, bulkStartS: T0, bulkStopS: T0 + BOTH_S,
+      videoStartS: T0,
+      videoStopS: T0 + BOTH_S,
+      bulkStartS: T0,
+      bulkStopS: T0 + BOTH_S,
       endS: T0 + BOTH_S + 2,
     },
     congestion: { expected: 'cubic', ok: true, connections: 2, seen: { cubic: 2 }, detail: 'all 2 connections run cubic' },
@@ -143,7 +204,16 @@ export function ssSamples(ports: number[]): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   for (let i = 0; i < BOTH_S * 2; i++) {
     for (const port of ports) {
-      out.push({ kind: 'ss', t: T0 + i * 0.5, localPort: port, peerPort: 40000 + port, cwnd: port === 8001 ? 20 : 40, rttMs: 600, cc: 'cubic', retransTotal: i });
+      out.push({
+        kind: 'ss',
+        t: T0 + i * 0.5,
+        localPort: port,
+        peerPort: 40000 + port,
+        cwnd: port === 8001 ? 20 : 40,
+        rttMs: 600,
+        cc: 'cubic',
+        retransTotal: i,
+      });
     }
   }
   return out;
@@ -181,12 +251,29 @@ export function writeResultsFolder(
   extra: { manifest?: Partial<AbManifest>; host?: (spec: RunSpec) => Partial<RunRecord['host']> } = {},
 ): void {
   mkdirSync(dir, { recursive: true });
-  writeManifest(dir, { format: MANIFEST_FORMAT, version: MANIFEST_VERSION, argv: ['--players', 'stock,sprint-x'], createdAt: '2026-01-01T00:00:00Z', plan, defaultAbr: 'dash-default', pageQuery: '', chromiumArgs: [], ...extra.manifest });
+  writeManifest(dir, {
+    format: MANIFEST_FORMAT,
+    version: MANIFEST_VERSION,
+    argv: ['--players', 'stock,sprint-x'],
+    createdAt: '2026-01-01T00:00:00Z',
+    plan,
+    defaultAbr: 'dash-default',
+    pageQuery: '',
+    chromiumArgs: [],
+    ...extra.manifest,
+  });
   for (const spec of plan.runs) writeRunFiles(dir, spec, videoMbit(spec), status(spec), extra.host?.(spec));
 }
 
 /** Writes one run's raw files (run.json, wire, players, ss, qdisc) into dir/spec.dir, as run.ts does; returns its record. */
-export function writeRunFiles(dir: string, spec: RunSpec, videoMbit: number, status: RunRecord['status'] = 'ok', host?: Partial<RunRecord['host']>, extraRecord: Partial<RunRecord> = {}): RunRecord {
+export function writeRunFiles(
+  dir: string,
+  spec: RunSpec,
+  videoMbit: number,
+  status: RunRecord['status'] = 'ok',
+  host?: Partial<RunRecord['host']>,
+  extraRecord: Partial<RunRecord> = {},
+): RunRecord {
   const runDir = path.join(dir, spec.dir);
   mkdirSync(runDir, { recursive: true });
   const data = runData(spec, videoMbit, status);
@@ -196,11 +283,13 @@ export function writeRunFiles(dir: string, spec: RunSpec, videoMbit: number, sta
   const n = Object.values(data.wire.bytes)[0]?.length ?? 0;
   for (let i = 0; i < n; i++) {
     const flows: Record<string, { bytes: number; wireBytes: number; packets: number }> = {};
-    for (const [id, arr] of Object.entries(data.wire.bytes)) if ((arr[i] as number) > 0) flows[id] = { bytes: arr[i] as number, wireBytes: (arr[i] as number) * 1.05, packets: 1 };
+    for (const [id, arr] of Object.entries(data.wire.bytes))
+      if ((arr[i] as number) > 0) flows[id] = { bytes: arr[i] as number, wireBytes: (arr[i] as number) * 1.05, packets: 1 };
     lines.push(JSON.stringify({ kind: 'wire', t: +(data.wire.t0S + i * data.wire.binS).toFixed(1), binMs: 100, flows }));
   }
   writeFileSync(path.join(runDir, 'wire.jsonl'), `${lines.join('\n')}\n`);
-  for (const [id, pl] of Object.entries(data.players)) writeFileSync(path.join(runDir, `player-${id}.jsonl`), `${pl.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  for (const [id, pl] of Object.entries(data.players))
+    writeFileSync(path.join(runDir, `player-${id}.jsonl`), `${pl.map((l) => JSON.stringify(l)).join('\n')}\n`);
   writeFileSync(path.join(runDir, 'ss.jsonl'), `${data.ss.map((l) => JSON.stringify(l)).join('\n')}\n`);
   writeFileSync(path.join(runDir, 'qdisc.jsonl'), `${data.qdisc.map((l) => JSON.stringify(l)).join('\n')}\n`);
   return record;

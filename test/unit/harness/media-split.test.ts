@@ -13,7 +13,12 @@ const info = {
         { contentType: 'audio', initialization: { file: 'init-5.m4s' }, segments: [{ file: 'chunk-5-00001.m4s' }] },
       ],
     },
-    unchunked: { representations: [{ contentType: 'video', file: 'rep-0.mp4' }, { contentType: 'audio', file: 'rep-5.mp4' }] },
+    unchunked: {
+      representations: [
+        { contentType: 'video', file: 'rep-0.mp4' },
+        { contentType: 'audio', file: 'rep-5.mp4' },
+      ],
+    },
   },
 } as never;
 

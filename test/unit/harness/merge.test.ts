@@ -44,14 +44,21 @@ function plan(repeats = 2): Plan {
 }
 
 // Video share per run: known answers that differ by variant, condition and repeat.
-const share = (s: RunSpec): number => (s.variant.name === 'control' ? 1.5 : s.variant.name === 'stock' ? 1.1 + 0.1 * s.repeat : 1.45 + 0.02 * s.repeat) + (s.condition.key.endsWith('512kb') ? 0.05 : 0);
+const share = (s: RunSpec): number =>
+  (s.variant.name === 'control' ? 1.5 : s.variant.name === 'stock' ? 1.1 + 0.1 * s.repeat : 1.45 + 0.02 * s.repeat) +
+  (s.condition.key.endsWith('512kb') ? 0.05 : 0);
 
 /** Writes shard K/N of the plan as `sprint ab --shard K/N` would, into tmp/<name>. */
 function writeShard(name: string, full: Plan, k: number, n: number, commit = COMMIT, dirty = false): string {
   const dir = path.join(tmp, name);
   const { plan: sliced, record } = shardPlan(full, { index: k, count: n });
   writeResultsFolder(dir, sliced, share, () => 'ok', {
-    manifest: { argv: ['--players', 'stock,sprint-x', '--shard', `${k}/${n}`, '--results', dir], planHash: record.planHash, shard: record, source: { commit, dirty } },
+    manifest: {
+      argv: ['--players', 'stock,sprint-x', '--shard', `${k}/${n}`, '--results', dir],
+      planHash: record.planHash,
+      shard: record,
+      source: { commit, dirty },
+    },
     host: () => ({ commit, dirty, kernel: '6.1.0-test' }),
   });
   return dir;
@@ -61,7 +68,9 @@ describe('merging shard folders', () => {
   it('gives the same coverage and tables as the whole plan made in one folder', () => {
     const full = plan();
     const whole = path.join(tmp, 'whole');
-    writeResultsFolder(whole, full, share, () => 'ok', { manifest: { planHash: planHash(full), source: { commit: COMMIT, dirty: false } } });
+    writeResultsFolder(whole, full, share, () => 'ok', {
+      manifest: { planHash: planHash(full), source: { commit: COMMIT, dirty: false } },
+    });
     const a = writeShard('s1', full, 1, 2);
     const b = writeShard('s2', full, 2, 2);
     const out = path.join(tmp, 'merged');
@@ -80,7 +89,12 @@ describe('merging shard folders', () => {
     expect(merged.missing).toEqual([]);
     expect(merged.notes).toEqual([]);
     expect(merged.aggregate).toEqual(single.aggregate);
-    const table = (f: string): string => readFileSync(f, 'utf8').split('## Problems')[0]!.split('\n').filter((l) => l.startsWith('|')).join('\n');
+    const table = (f: string): string =>
+      readFileSync(f, 'utf8')
+        .split('## Problems')[0]!
+        .split('\n')
+        .filter((l) => l.startsWith('|'))
+        .join('\n');
     expect(table(merged.files.summaryMd)).toBe(table(single.files.summaryMd));
     expect(readFileSync(merged.files.summaryMd, 'utf8')).toContain(`merged from 2 folder(s) (1/2, 2/2)`);
     expect(readFileSync(merged.files.summaryMd, 'utf8')).toContain('Machines: 2 core(s), kernel 6.1.0-test (12 run(s)).');
@@ -158,7 +172,9 @@ describe('merging shard folders', () => {
     const full = plan();
     const a = path.join(tmp, 'a');
     const { plan: s1, record } = shardPlan(full, { index: 1, count: 2 });
-    writeResultsFolder(a, s1, share, () => 'failed', { manifest: { planHash: record.planHash, shard: record, source: { commit: COMMIT, dirty: false } } });
+    writeResultsFolder(a, s1, share, () => 'failed', {
+      manifest: { planHash: record.planHash, shard: record, source: { commit: COMMIT, dirty: false } },
+    });
     const again = writeShard('again', full, 1, 2);
     const b = writeShard('b', full, 2, 2);
     const m = mergeResults([a, again, b], path.join(tmp, 'out'));
@@ -184,12 +200,18 @@ describe('merging shard folders', () => {
   });
 
   it('drops --shard, --results and --resume from the merged command line', () => {
-    expect(withoutShardArgs(['--rate', '3mbit', '--shard', '1/4', '--results', 'x', '--resume', '--shard=2/4', '--results=y', '--repeat', '3'])).toEqual(['--rate', '3mbit', '--repeat', '3']);
+    expect(
+      withoutShardArgs(['--rate', '3mbit', '--shard', '1/4', '--results', 'x', '--resume', '--shard=2/4', '--results=y', '--repeat', '3']),
+    ).toEqual(['--rate', '3mbit', '--repeat', '3']);
   });
 });
 
 describe('sprint report with several folders', () => {
-  const io = (): { out: string[]; err: string[]; io: { stdout: { write: (s: string) => number }; stderr: { write: (s: string) => number } } } => {
+  const io = (): {
+    out: string[];
+    err: string[];
+    io: { stdout: { write: (s: string) => number }; stderr: { write: (s: string) => number } };
+  } => {
     const out: string[] = [];
     const err: string[] = [];
     return { out, err, io: { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) } } };
@@ -222,16 +244,20 @@ describe('sprint report with several folders', () => {
 describe('host record', () => {
   it('flags a run whose 1-minute load average exceeded the core count, at the start or the end', () => {
     expect(overloadWarning({ loadAvgStart: [1.9, 1, 1], loadAvgEnd: [2, 1, 1], cpus: 2 })).toBeNull();
-    expect(overloadWarning({ loadAvgStart: [2.5, 1, 1], loadAvgEnd: [1, 1, 1], cpus: 2 })).toMatch(/load average 2\.50 at the start exceeded its 2 core/);
+    expect(overloadWarning({ loadAvgStart: [2.5, 1, 1], loadAvgEnd: [1, 1, 1], cpus: 2 })).toMatch(
+      /load average 2\.50 at the start exceeded its 2 core/,
+    );
     expect(overloadWarning({ loadAvgStart: [0.5, 1, 1], loadAvgEnd: [4.25, 1, 1], cpus: 2 })).toMatch(/4\.25 at the end/);
     expect(overloadWarning({ loadAvgStart: [9, 9, 9], loadAvgEnd: [9, 9, 9], cpus: 16 })).toBeNull();
     expect(overloadWarning(undefined)).toBeNull();
   });
 
-  it('lists overloaded runs under the report\'s problems', () => {
+  it("lists overloaded runs under the report's problems", () => {
     const p = plan(1);
     const dir = path.join(tmp, 'r');
-    writeResultsFolder(dir, p, share, () => 'ok', { host: (s) => (s.variant.name === 'stock' && s.condition.key === '3mbit-512kb' ? { loadAvgStart: [3.2, 2, 1], cpus: 2 } : {}) });
+    writeResultsFolder(dir, p, share, () => 'ok', {
+      host: (s) => (s.variant.name === 'stock' && s.condition.key === '3mbit-512kb' ? { loadAvgStart: [3.2, 2, 1], cpus: 2 } : {}),
+    });
     const r = buildReport(dir);
     const stock = r.runs.find((x) => x.dir === 'runs/3mbit-512kb/stock/r1')!;
     expect(stock.warnings.some((w) => /machine overloaded: 1-minute load average 3\.20/.test(w))).toBe(true);
@@ -242,7 +268,9 @@ describe('host record', () => {
   it('notes a folder whose runs were made from more than one commit (a resume after a checkout changed)', () => {
     const p = plan(1);
     const dir = path.join(tmp, 'mixed');
-    writeResultsFolder(dir, p, share, () => 'ok', { host: (s) => ({ commit: s.condition.key === '3mbit-256kb' ? COMMIT : OTHER, dirty: false }) });
+    writeResultsFolder(dir, p, share, () => 'ok', {
+      host: (s) => ({ commit: s.condition.key === '3mbit-256kb' ? COMMIT : OTHER, dirty: false }),
+    });
     const r = buildReport(dir);
     expect(r.notes).toEqual(['runs made from 2 commits: aaaaaaaaaaaa (3 run(s)), bbbbbbbbbbbb (3 run(s))']);
     expect(readFileSync(r.files.summaryMd, 'utf8')).toContain('- runs made from 2 commits');
@@ -251,7 +279,8 @@ describe('host record', () => {
   it('reads the commit and dirty flag of a git checkout, and $SPRINT_COMMIT without one', () => {
     const repo = path.join(tmp, 'repo');
     mkdirSync(repo);
-    const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: repo, encoding: 'utf8' }).trim();
+    const git = (...args: string[]): string =>
+      execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: repo, encoding: 'utf8' }).trim();
     git('init', '-q');
     writeFileSync(path.join(repo, 'f'), '1');
     git('add', 'f');

@@ -30,7 +30,14 @@ jest.mock('../../../demo/harness/run', () => {
       // Yield a few times so that other lanes get to start.
       for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
       const status = fake.fail.has(o.spec.dir) ? 'failed' : 'ok';
-      const rec = writeRunFiles(o.resultsDir, o.spec, 1.2, status, undefined, (o.concurrentRuns ?? 1) > 1 ? { concurrentRuns: o.concurrentRuns } : {});
+      const rec = writeRunFiles(
+        o.resultsDir,
+        o.spec,
+        1.2,
+        status,
+        undefined,
+        (o.concurrentRuns ?? 1) > 1 ? { concurrentRuns: o.concurrentRuns } : {},
+      );
       fake.active--;
       return rec;
     },
@@ -38,6 +45,7 @@ jest.mock('../../../demo/harness/run', () => {
 });
 
 // Imported after the mock so that ab.ts gets the fake runOne.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { runAb } = require('../../../demo/harness/ab') as typeof import('../../../demo/harness/ab');
 
 const quiet = { write: (): boolean => true };
@@ -84,7 +92,16 @@ describe('runPool', () => {
   it('treats parallel below 1 as 1 and an empty list as nothing to do', async () => {
     let most = 0;
     let active = 0;
-    await runPool({ items: [1, 2, 3], parallel: 0, work: async () => { active++; most = Math.max(most, active); await tick(); active--; } });
+    await runPool({
+      items: [1, 2, 3],
+      parallel: 0,
+      work: async () => {
+        active++;
+        most = Math.max(most, active);
+        await tick();
+        active--;
+      },
+    });
     expect(most).toBe(1);
     expect(await runPool({ items: [], parallel: 3, work: async () => 1 })).toEqual([]);
   });
@@ -110,7 +127,9 @@ describe('runAb --parallel', () => {
     expect(JSON.parse(readFileSync(path.join(dir, 'ab.json'), 'utf8')).parallel).toBe(2);
     expect(JSON.parse(readFileSync(path.join(dir, plan.runs[0]!.dir, 'run.json'), 'utf8')).concurrentRuns).toBe(2);
     expect(r.report?.runs).toHaveLength(plan.runs.length);
-    expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toMatch(/made with up to 2 runs at once \(--parallel\), not measured as harmless/);
+    expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toMatch(
+      /made with up to 2 runs at once \(--parallel\), not measured as harmless/,
+    );
   });
 
   it('runs one at a time by default and records nothing about parallelism', async () => {

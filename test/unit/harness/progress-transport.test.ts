@@ -12,7 +12,9 @@ describe('progress', () => {
     expect(etaSeconds(state)).toBe(60 + 100 + 20);
     expect(fractionDone(state)).toBeCloseTo(1 - 180 / 330, 6);
     expect(etaSeconds({ ...state, done: 3 })).toBe(0);
-    expect(progressLine(state, '3mbit-256kb stock r1')).toMatch(/^\[#+-+\]\s+45% run 2\/3 3mbit-256kb stock r1 00:40\/01:40 \| elapsed 02:30 \| ETA 03:00$/);
+    expect(progressLine(state, '3mbit-256kb stock r1')).toMatch(
+      /^\[#+-+\]\s+45% run 2\/3 3mbit-256kb stock r1 00:40\/01:40 \| elapsed 02:30 \| ETA 03:00$/,
+    );
   });
 
   it('prints whole lines when not on a terminal, and redraws one line on a terminal', () => {

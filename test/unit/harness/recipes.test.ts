@@ -62,7 +62,9 @@ describe('shard-arg.sh', () => {
 /** Every shard K/N of the plan parses, and the slices cover the plan once. */
 function expectShardable(args: string[], n: number): void {
   const whole = parseAbArgs([...args, '--results', '/tmp/x']);
-  const dirs = Array.from({ length: n }, (_, i) => parseAbArgs([...args, '--results', '/tmp/x', '--shard', `${i + 1}/${n}`]).plan.runs.map((r) => r.dir)).flat();
+  const dirs = Array.from({ length: n }, (_, i) =>
+    parseAbArgs([...args, '--results', '/tmp/x', '--shard', `${i + 1}/${n}`]).plan.runs.map((r) => r.dir),
+  ).flat();
   expect(dirs.sort()).toEqual(whole.plan.runs.map((r) => r.dir).sort());
 }
 
@@ -101,13 +103,26 @@ describe('k8s-indexed-job.yaml', () => {
         execFileSync('bash', ['-c', (script as string).replace(/^\s{14}/gm, '')], {
           cwd: ROOT,
           encoding: 'utf8',
-          env: { PATH: `${bin}:${process.env.PATH}`, JOB_COMPLETION_INDEX: String(index), SHARDS: String(n), EVAL: 'fig6', SPRINT_AB_ARGS: '--players stock --repeat 16' },
-        }).trim().split('\n');
+          env: {
+            PATH: `${bin}:${process.env.PATH}`,
+            JOB_COMPLETION_INDEX: String(index),
+            SHARDS: String(n),
+            EVAL: 'fig6',
+            SPRINT_AB_ARGS: '--players stock --repeat 16',
+          },
+        })
+          .trim()
+          .split('\n');
       const first = lines(0);
       expect(first.slice(0, 6)).toEqual(['sprint', 'ab', '--players', 'stock', '--repeat', '16']);
       expect(first.slice(6)).toEqual(['--shard', '1/16', '--results', '/results/fig6/shard-1-of-16', '--resume']);
       expect(lines(15).slice(6, 10)).toEqual(['--shard', '16/16', '--results', '/results/fig6/shard-16-of-16']);
-      expect(spawnSync('bash', ['-c', (script as string).replace(/^\s{14}/gm, '')], { cwd: ROOT, env: { PATH: `${bin}:${process.env.PATH}`, JOB_COMPLETION_INDEX: '16', SHARDS: '16', EVAL: 'x', SPRINT_AB_ARGS: '' } }).status).not.toBe(0);
+      expect(
+        spawnSync('bash', ['-c', (script as string).replace(/^\s{14}/gm, '')], {
+          cwd: ROOT,
+          env: { PATH: `${bin}:${process.env.PATH}`, JOB_COMPLETION_INDEX: '16', SHARDS: '16', EVAL: 'x', SPRINT_AB_ARGS: '' },
+        }).status,
+      ).not.toBe(0);
     } finally {
       rmSync(bin, { recursive: true, force: true });
     }
@@ -125,7 +140,7 @@ describe('slurm-array.sh', () => {
     expect(spawnSync('bash', ['-n', path.join(DIR, 'slurm-array.sh')]).status).toBe(0);
   });
 
-  it('carries a default plan that sprint ab can split into the array\'s size', () => {
+  it("carries a default plan that sprint ab can split into the array's size", () => {
     const n = Number(/^#SBATCH --array=1-(\d+)/m.exec(sh)?.[1]);
     const args = /SPRINT_AB_ARGS=\$\{SPRINT_AB_ARGS:-"([^"]+)"\}/.exec(sh)?.[1];
     expect(args).toBeDefined();
@@ -141,10 +156,18 @@ describe('slurm-array.sh', () => {
           cwd: ROOT,
           encoding: 'utf8',
           env: {
-            PATH: `${bin}:${process.env.PATH}`, SLURM_SUBMIT_DIR: ROOT, RESULTS_ROOT: results, EVAL: 'fig6',
-            SLURM_ARRAY_TASK_ID: String(id), SLURM_ARRAY_TASK_MIN: String(min), SLURM_ARRAY_TASK_COUNT: String(count), SPRINT_COMMIT: 'c0ffee',
+            PATH: `${bin}:${process.env.PATH}`,
+            SLURM_SUBMIT_DIR: ROOT,
+            RESULTS_ROOT: results,
+            EVAL: 'fig6',
+            SLURM_ARRAY_TASK_ID: String(id),
+            SLURM_ARRAY_TASK_MIN: String(min),
+            SLURM_ARRAY_TASK_COUNT: String(count),
+            SPRINT_COMMIT: 'c0ffee',
           },
-        }).trim().split('\n');
+        })
+          .trim()
+          .split('\n');
       const out = run(3, 1, 16);
       expect(out.slice(0, 4)).toEqual(['-n', 'env', `PATH=${bin}:${process.env.PATH}`, 'SPRINT_COMMIT=c0ffee']);
       expect(out.slice(4, 6)).toEqual(['npx', 'sprint']);

@@ -68,7 +68,12 @@ describe('sprint report', () => {
       control: true,
       together: false,
     });
-    writeResultsFolder(dir, plan, () => 1.2, (s) => (s.condition.key === '6mbit-64kb' && s.variant.name === 'stock' ? 'interrupted' : 'ok'));
+    writeResultsFolder(
+      dir,
+      plan,
+      () => 1.2,
+      (s) => (s.condition.key === '6mbit-64kb' && s.variant.name === 'stock' ? 'interrupted' : 'ok'),
+    );
     const r = buildReport(dir);
     const html = readFileSync(r.files.reportHtml, 'utf8');
     expect(html).toContain('Fair share over the sweep');
@@ -103,8 +108,24 @@ describe('svg', () => {
 
   it('draws series, reference lines and bands inside the plot', () => {
     const svg = lineChart({
-      title: 'T', xLabel: 'x', yLabel: 'y', xMin: 0, xMax: 10, yMax: 4,
-      series: [{ name: 'a', color: '#000', points: [[0, 1], [5, null], [6, 2], [10, 3]] }],
+      title: 'T',
+      xLabel: 'x',
+      yLabel: 'y',
+      xMin: 0,
+      xMax: 10,
+      yMax: 4,
+      series: [
+        {
+          name: 'a',
+          color: '#000',
+          points: [
+            [0, 1],
+            [5, null],
+            [6, 2],
+            [10, 3],
+          ],
+        },
+      ],
       hLines: [{ y: 2, label: 'fair', color: '#777' }],
       bands: [{ from: 0, to: 2, color: '#eee', label: 'warm-up' }],
     });
@@ -119,7 +140,14 @@ describe('svg', () => {
     expect(fairShareColor(50)).toBe('rgb(214,69,65)');
     expect(fairShareColor(100)).toBe('rgb(247,247,247)');
     expect(fairShareColor(140)).toBe('rgb(66,133,214)');
-    const svg = heatMap({ title: 'h', rowLabels: ['64 KB'], colLabels: ['3 Mbit/s', '6 Mbit/s'], values: [[80, null]], rowTitle: 'queue', colTitle: 'rate' });
+    const svg = heatMap({
+      title: 'h',
+      rowLabels: ['64 KB'],
+      colLabels: ['3 Mbit/s', '6 Mbit/s'],
+      values: [[80, null]],
+      rowTitle: 'queue',
+      colTitle: 'rate',
+    });
     expect(svg).toContain('80.0');
     expect(svg).toContain('–');
   });
@@ -127,6 +155,7 @@ describe('svg', () => {
 
 describe('results folder', () => {
   it('refuses a non-empty folder unless resuming the same plan', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { prepareResultsDir } = require('../../../demo/harness/ab') as typeof import('../../../demo/harness/ab');
     const plan = testPlan();
     writeResultsFolder(dir, plan, () => 1.2);

@@ -52,7 +52,12 @@ describe('grid', () => {
   });
 
   it('joins a --grid value the shell split into words', () => {
-    expect(joinGridWords(['--grid', 'rate=1mbit,2mbit', 'queue=64kb', '--bulk', '2'])).toEqual(['--grid', 'rate=1mbit,2mbit queue=64kb', '--bulk', '2']);
+    expect(joinGridWords(['--grid', 'rate=1mbit,2mbit', 'queue=64kb', '--bulk', '2'])).toEqual([
+      '--grid',
+      'rate=1mbit,2mbit queue=64kb',
+      '--bulk',
+      '2',
+    ]);
   });
 
   it('says what is wrong', () => {
@@ -81,7 +86,10 @@ describe('players', () => {
     expect(() => parsePlayers('stock,stock', 'buffer')).toThrow(/twice/);
     // only the bulk-vs-bulk control
     expect(parsePlayers('none', 'buffer')).toEqual([]);
-    expect(parseAbArgs(['--players', 'none', '--repeat', '2']).plan.runs.map((r) => r.dir)).toEqual(['runs/3mbit-256kb/control/r1', 'runs/3mbit-256kb/control/r2']);
+    expect(parseAbArgs(['--players', 'none', '--repeat', '2']).plan.runs.map((r) => r.dir)).toEqual([
+      'runs/3mbit-256kb/control/r1',
+      'runs/3mbit-256kb/control/r2',
+    ]);
     expect(() => parseAbArgs(['--players', 'none', '--no-control'])).toThrow(/nothing to run/);
   });
 
@@ -94,7 +102,9 @@ describe('players', () => {
     ]);
     const settings = parseAbArgs(['--players', 'stock']).plan.settings;
     // the player's query wins over --page-query
-    const url = new URL(playerUrl('10.201.1.2', 8001, settings, 'sprint-x', 'buffer', 'sxswitch=after-chunk&chunk=9', 'sxswitch=immediate'));
+    const url = new URL(
+      playerUrl('10.201.1.2', 8001, settings, 'sprint-x', 'buffer', 'sxswitch=after-chunk&chunk=9', 'sxswitch=immediate'),
+    );
     expect(url.searchParams.get('sxswitch')).toBe('immediate');
     expect(url.searchParams.get('chunk')).toBe('9');
     // sprint on fetch needs no extension; sprint on the default transport does
@@ -117,7 +127,10 @@ describe('plan', () => {
     expect(plan.variants.map((v) => v.name)).toEqual(['stock', 'sprint-x', 'together', 'control']);
     expect(plan.runs).toHaveLength(2 * 2 * 4);
     expect(plan.runs.slice(0, 5).map((r) => r.dir)).toEqual([
-      'runs/3mbit-256kb/stock/r1', 'runs/3mbit-256kb/sprint-x/r1', 'runs/3mbit-256kb/together/r1', 'runs/3mbit-256kb/control/r1',
+      'runs/3mbit-256kb/stock/r1',
+      'runs/3mbit-256kb/sprint-x/r1',
+      'runs/3mbit-256kb/together/r1',
+      'runs/3mbit-256kb/control/r1',
       'runs/3mbit-256kb/stock/r2',
     ]);
     expect(plan.runs.map((r) => r.index)).toEqual(plan.runs.map((_, i) => i));
@@ -127,13 +140,26 @@ describe('plan', () => {
     const plan = buildPlan({ settings: { ...SETTINGS, bulkFlows: 2 }, conditions, players, repeats: 1, control: true, together: true });
     const together = plan.variants.find((v) => v.kind === 'together');
     const control = plan.variants.find((v) => v.kind === 'control');
-    expect(flowsOf(together!, 2).map((f) => `${f.port}:${f.role}:${f.label}`)).toEqual(['8001:player:stock', '8002:player:sprint-x', '9001:bulk:bulk 1', '9002:bulk:bulk 2']);
-    expect(flowsOf(control!, 2).map((f) => `${f.port}:${f.role}:${f.slot}`)).toEqual(['8001:control:video', '9001:bulk:bulk', '9002:bulk:bulk']);
+    expect(flowsOf(together!, 2).map((f) => `${f.port}:${f.role}:${f.label}`)).toEqual([
+      '8001:player:stock',
+      '8002:player:sprint-x',
+      '9001:bulk:bulk 1',
+      '9002:bulk:bulk 2',
+    ]);
+    expect(flowsOf(control!, 2).map((f) => `${f.port}:${f.role}:${f.slot}`)).toEqual([
+      '8001:control:video',
+      '9001:bulk:bulk',
+      '9002:bulk:bulk',
+    ]);
   });
 
   it('refuses plans with nothing to compare against', () => {
-    expect(() => buildPlan({ settings: { ...SETTINGS, bulkFlows: 0 }, conditions, players, repeats: 1, control: true, together: false })).toThrow(/--bulk must be >= 1/);
-    expect(() => buildPlan({ settings: SETTINGS, conditions, players: [], repeats: 1, control: false, together: false })).toThrow(/nothing to run/);
+    expect(() =>
+      buildPlan({ settings: { ...SETTINGS, bulkFlows: 0 }, conditions, players, repeats: 1, control: true, together: false }),
+    ).toThrow(/--bulk must be >= 1/);
+    expect(() => buildPlan({ settings: SETTINGS, conditions, players: [], repeats: 1, control: false, together: false })).toThrow(
+      /nothing to run/,
+    );
     expect(() => buildPlan({ settings: SETTINGS, conditions, players, repeats: 0, control: true, together: false })).toThrow(/--repeat/);
   });
 });

@@ -72,7 +72,8 @@ describe('shardRuns', () => {
     for (let k = 1; k <= 5; k++) {
       const runs = shardRuns(plan, { index: k, count: 5 });
       const groups = new Map<string, string[]>();
-      for (const r of runs) groups.set(`${r.condition.key} r${r.repeat}`, [...(groups.get(`${r.condition.key} r${r.repeat}`) ?? []), r.variant.name]);
+      for (const r of runs)
+        groups.set(`${r.condition.key} r${r.repeat}`, [...(groups.get(`${r.condition.key} r${r.repeat}`) ?? []), r.variant.name]);
       for (const names of groups.values()) expect(names).toEqual(['stock', 'sprint-x', 'sprint', 'control']);
       expect(runs.map((r) => r.index)).toEqual([...runs.map((r) => r.index)].sort((a, b) => a - b));
     }
@@ -81,7 +82,8 @@ describe('shardRuns', () => {
   it('is stable: the same N gives the same assignment however it is asked, and balances the groups', () => {
     const a = gridPlan();
     const b = gridPlan();
-    for (let k = 1; k <= 4; k++) expect(shardRuns(a, { index: k, count: 4 }).map((r) => r.dir)).toEqual(shardRuns(b, { index: k, count: 4 }).map((r) => r.dir));
+    for (let k = 1; k <= 4; k++)
+      expect(shardRuns(a, { index: k, count: 4 }).map((r) => r.dir)).toEqual(shardRuns(b, { index: k, count: 4 }).map((r) => r.dir));
     // 12 groups over 4 shards: 3 groups (12 runs) each; group g goes to (g mod N) + 1.
     for (let k = 1; k <= 4; k++) expect(shardRuns(a, { index: k, count: 4 })).toHaveLength(12);
     expect(shardOf(a, a.runs[0]!, 4)).toBe(1);
@@ -95,7 +97,7 @@ describe('shardRuns', () => {
 });
 
 describe('shardPlan', () => {
-  it('keeps the full plan\'s settings, conditions and variants and records the full plan\'s hash', () => {
+  it("keeps the full plan's settings, conditions and variants and records the full plan's hash", () => {
     const plan = gridPlan();
     const { plan: sliced, record } = shardPlan(plan, { index: 3, count: 4 });
     expect(sliced.settings).toEqual(plan.settings);
@@ -120,7 +122,7 @@ describe('shardPlan', () => {
 describe('sprint ab --shard', () => {
   const argv = ['--players', 'stock,sprint-x', '--grid', 'rate=1.5mbit,3mbit', 'queue=256kb,512kb', '--repeat', '2', '--results', '/tmp/x'];
 
-  it('runs only the slice and records the shard and the full plan\'s hash', () => {
+  it("runs only the slice and records the shard and the full plan's hash", () => {
     const whole = parseAbArgs(argv);
     expect(whole.shard).toBeNull();
     expect(whole.plan.runs).toHaveLength(24);
@@ -148,9 +150,17 @@ describe('--resume of a shard folder', () => {
       const full = gridPlan(2);
       const s1 = shardPlan(full, { index: 1, count: 4 });
       const s2 = shardPlan(full, { index: 2, count: 4 });
-      writeResultsFolder(dir, s1.plan, () => 1.5, () => 'ok', { manifest: { planHash: s1.record.planHash, shard: s1.record } });
+      writeResultsFolder(
+        dir,
+        s1.plan,
+        () => 1.5,
+        () => 'ok',
+        { manifest: { planHash: s1.record.planHash, shard: s1.record } },
+      );
       expect(() => prepareResultsDir({ resultsDir: dir, plan: s1.plan, shard: s1.record, resume: true })).not.toThrow();
-      expect(() => prepareResultsDir({ resultsDir: dir, plan: s2.plan, shard: s2.record, resume: true })).toThrow(/holds shard 1\/4, not shard 2\/4/);
+      expect(() => prepareResultsDir({ resultsDir: dir, plan: s2.plan, shard: s2.record, resume: true })).toThrow(
+        /holds shard 1\/4, not shard 2\/4/,
+      );
       expect(() => prepareResultsDir({ resultsDir: dir, plan: full, resume: true })).toThrow(/holds shard 1\/4, not the whole plan/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -41,14 +41,34 @@ function wedgedPlayer(w: Wedge): PlayerLine[] {
     if (!stalled && rel > 2) media += 1;
     const errors = (w.errorsAtS ?? []).filter((s) => s <= rel).map((s) => `dash.js error 27: segment at ${s} s is not available`);
     const playback: Record<string, unknown> = {
-      currentTimeSec: media, videoBufferSec: stalled ? 0 : 8, audioBufferSec: 8, videoBitrate: 6e6, dashThroughputBitsPerSec: 7.25e6,
-      startupDelayMs: 2000, rebufferCount: rel >= w.stallFromS ? 1 : 0, rebufferMs, bitrateSwitches: 0, ended: false, errors,
+      currentTimeSec: media,
+      videoBufferSec: stalled ? 0 : 8,
+      audioBufferSec: 8,
+      videoBitrate: 6e6,
+      dashThroughputBitsPerSec: 7.25e6,
+      startupDelayMs: 2000,
+      rebufferCount: rel >= w.stallFromS ? 1 : 0,
+      rebufferMs,
+      bitrateSwitches: 0,
+      ended: false,
+      errors,
     };
     if (w.withStallStart) {
       playback['stallStartMs'] = stalled ? (T0 + w.stallFromS) * 1000 : null;
       playback['errorCount'] = errors.length;
     }
-    lines.push({ kind: 'poll', t, ready: true, visibility: 'visible', requestedMode: 'stock', mode: 'stock', modeReason: 'stock requested', playback, estimates: {}, counters: {} });
+    lines.push({
+      kind: 'poll',
+      t,
+      ready: true,
+      visibility: 'visible',
+      requestedMode: 'stock',
+      mode: 'stock',
+      modeReason: 'stock requested',
+      playback,
+      estimates: {},
+      counters: {},
+    });
   }
   return lines;
 }
@@ -57,7 +77,10 @@ describe('a stall that began before the window', () => {
   for (const withStallStart of [true, false]) {
     const log = withStallStart ? 'stallStartMs in the log' : 'an older log without stallStartMs';
     it(`counts as one stall with its seconds inside the window (${log})`, () => {
-      const p = summarizePlayer(wedgedPlayer({ stallFromS: 10, stallToS: null, withStallStart }), WINDOW, { port: 8001, label: 'stock/bw-80' });
+      const p = summarizePlayer(wedgedPlayer({ stallFromS: 10, stallToS: null, withStallStart }), WINDOW, {
+        port: 8001,
+        label: 'stock/bw-80',
+      });
       expect(p.stallInProgressAtStart).toBe(true);
       expect(p.stalledAtEnd).toBe(true);
       expect(p.rebufferCount).toBe(1);
@@ -68,7 +91,10 @@ describe('a stall that began before the window', () => {
     });
 
     it(`counts a stall that ended before the window not at all (${log})`, () => {
-      const p = summarizePlayer(wedgedPlayer({ stallFromS: 10, stallToS: 15, withStallStart }), WINDOW, { port: 8001, label: 'stock/bw-80' });
+      const p = summarizePlayer(wedgedPlayer({ stallFromS: 10, stallToS: 15, withStallStart }), WINDOW, {
+        port: 8001,
+        label: 'stock/bw-80',
+      });
       expect(p.stallInProgressAtStart).toBe(false);
       expect(p.stalledAtEnd).toBe(false);
       expect(p.rebufferCount).toBe(0);
@@ -77,7 +103,10 @@ describe('a stall that began before the window', () => {
     });
 
     it(`counts a stall that began before the window and ended in it once, with its in-window part (${log})`, () => {
-      const p = summarizePlayer(wedgedPlayer({ stallFromS: 10, stallToS: 40, withStallStart }), WINDOW, { port: 8001, label: 'stock/bw-80' });
+      const p = summarizePlayer(wedgedPlayer({ stallFromS: 10, stallToS: 40, withStallStart }), WINDOW, {
+        port: 8001,
+        label: 'stock/bw-80',
+      });
       expect(p.stallInProgressAtStart).toBe(true);
       expect(p.stalledAtEnd).toBe(false);
       expect(p.rebufferCount).toBe(1);
@@ -86,14 +115,20 @@ describe('a stall that began before the window', () => {
   }
 
   it('counts a stall that began inside the window by the counter, not twice', () => {
-    const p = summarizePlayer(wedgedPlayer({ stallFromS: 50, stallToS: null, withStallStart: true }), WINDOW, { port: 8001, label: 'stock/bw-80' });
+    const p = summarizePlayer(wedgedPlayer({ stallFromS: 50, stallToS: null, withStallStart: true }), WINDOW, {
+      port: 8001,
+      label: 'stock/bw-80',
+    });
     expect(p.stallInProgressAtStart).toBe(false);
     expect(p.rebufferCount).toBe(1);
     expect(p.rebufferS).toBeCloseTo(49.5, 5);
   });
 
   it('counts dash.js errors inside the window and keeps the last one', () => {
-    const p = summarizePlayer(wedgedPlayer({ stallFromS: 10, stallToS: null, withStallStart: true, errorsAtS: [5, 30, 60] }), WINDOW, { port: 8001, label: 'stock/bw-80' });
+    const p = summarizePlayer(wedgedPlayer({ stallFromS: 10, stallToS: null, withStallStart: true, errorsAtS: [5, 30, 60] }), WINDOW, {
+      port: 8001,
+      label: 'stock/bw-80',
+    });
     expect(p.errorsInWindow).toBe(2);
     expect(p.lastError).toBe('dash.js error 27: segment at 60 s is not available');
   });

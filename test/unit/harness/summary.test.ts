@@ -34,7 +34,9 @@ describe('run summary', () => {
 
   it("takes cwnd and RTT from the port's busiest connection, not its audio or probe connections", () => {
     const data = runData(stockRun, 1.2);
-    const extra = data.ss.filter((r) => r['localPort'] === 8001).map((r, i) => ({ ...r, peerPort: 51000, cwnd: 10, rttMs: 5, bytesAcked: 1000 + i }));
+    const extra = data.ss
+      .filter((r) => r['localPort'] === 8001)
+      .map((r, i) => ({ ...r, peerPort: 51000, cwnd: 10, rttMs: 5, bytesAcked: 1000 + i }));
     const busy = data.ss.map((r, i) => (r['localPort'] === 8001 ? { ...r, bytesAcked: 1000 + i * 100_000 } : r));
     const s = summarizeRun({ ...data, ss: [...busy, ...extra] });
     expect(s.tcp['8001']!.connections).toBe(2);
@@ -42,9 +44,12 @@ describe('run summary', () => {
     expect(s.tcp['8001']!.rttMs!.median).toBe(600);
   });
 
-  it('splits a player\'s bytes into video and audio from its origin log', () => {
+  it("splits a player's bytes into video and audio from its origin log", () => {
     const data = runData(stockRun, 1.2);
-    const files = new Map([['rep-0.mp4', 'video' as const], ['rep-5.mp4', 'audio' as const]]);
+    const files = new Map([
+      ['rep-0.mp4', 'video' as const],
+      ['rep-5.mp4', 'audio' as const],
+    ]);
     const from = (summarizeRun(data).window as { fromS: number }).fromS;
     const log = [
       { url: '/media/demo/unchunked/rep-0.mp4', bytes: 1_000_000, start: (from + 1) * 1000, end: (from + 2) * 1000 },
@@ -57,7 +62,9 @@ describe('run summary', () => {
     expect(video.audioBitsPerSec).toBeCloseTo((50_000 * 8) / sec, 6);
     expect(video.videoOnlyPercentOfFairShare).toBeCloseTo((100 * video.videoOnlyBitsPerSec!) / s.fairShareBitsPerSec!, 6);
     // Without the content description there is no split, said as null.
-    expect(summarizeRun({ ...data, origins: { '8001': log }, mediaFiles: null }).flows.find((f) => f.role === 'player')!.videoOnlyBitsPerSec).toBeNull();
+    expect(
+      summarizeRun({ ...data, origins: { '8001': log }, mediaFiles: null }).flows.find((f) => f.role === 'player')!.videoOnlyBitsPerSec,
+    ).toBeNull();
   });
 
   it('keeps the server-side TCP and queue figures per flow', () => {
@@ -112,8 +119,12 @@ describe('player summary', () => {
     expect(p.bufferS!.min).toBe(10);
   });
 
-  it('falls back to the ABR\'s choice when no segment finished in the window', () => {
-    const p = summarizePlayer(lines.filter((l) => l.kind !== 'segment'), window, { port: 8001, label: 'stock' });
+  it("falls back to the ABR's choice when no segment finished in the window", () => {
+    const p = summarizePlayer(
+      lines.filter((l) => l.kind !== 'segment'),
+      window,
+      { port: 8001, label: 'stock' },
+    );
     expect(p.bitrateSource).toBe('polls');
     expect(p.bitrateMedianBps).toBe(1.5e6);
     expect(p.downloadSwitches).toBeNull();
@@ -133,7 +144,15 @@ describe('player summary', () => {
   });
 
   it('notices a player that never started', () => {
-    const p = summarizePlayer([{ kind: 'open', t: T0, mode: 'sprint' }, { kind: 'poll', t: T0 + 1, ready: false, visibility: 'hidden' }, { kind: 'pageerror', t: T0 + 1, message: 'boom' }], window, { port: 8001, label: 'sprint' });
+    const p = summarizePlayer(
+      [
+        { kind: 'open', t: T0, mode: 'sprint' },
+        { kind: 'poll', t: T0 + 1, ready: false, visibility: 'hidden' },
+        { kind: 'pageerror', t: T0 + 1, message: 'boom' },
+      ],
+      window,
+      { port: 8001, label: 'sprint' },
+    );
     expect(p.ready).toBe(false);
     expect(p.everHidden).toBe(true);
     expect(p.bitrateMedianBps).toBeNull();

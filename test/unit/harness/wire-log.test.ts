@@ -9,7 +9,18 @@ import * as os from 'os';
 import * as path from 'path';
 import { startOrigin, type Origin } from '../../../demo/server/origin';
 import { main, trainIdleFlagged } from '../../../demo/harness/wire-log-cli';
-import { bursts, idleInside, matchPlanned, mediaTypesOf, parseWireLine, plannedTransfers, rangeBytes, trainsOnWire, type TrainOnWire, type WireRequest } from '../../../demo/harness/wire-log';
+import {
+  bursts,
+  idleInside,
+  matchPlanned,
+  mediaTypesOf,
+  parseWireLine,
+  plannedTransfers,
+  rangeBytes,
+  trainsOnWire,
+  type TrainOnWire,
+  type WireRequest,
+} from '../../../demo/harness/wire-log';
 import { makeFixture, patternBytes, RawClient, request, waitForRecords, type Fixture } from '../server/helpers';
 import { captureIo } from '../capture-io';
 
@@ -37,7 +48,11 @@ describe('bursts from a real origin log', () => {
     const c = await RawClient.connect(origin.port);
     const probe = await RawClient.connect(origin.port);
     try {
-      c.send(request('/media/big.m4s') + request('/media/big.m4s', { Range: 'bytes=0-99999' }) + request('/media/big.m4s', { Range: 'bytes=100000-299999' }));
+      c.send(
+        request('/media/big.m4s') +
+          request('/media/big.m4s', { Range: 'bytes=0-99999' }) +
+          request('/media/big.m4s', { Range: 'bytes=100000-299999' }),
+      );
       for (let i = 0; i < 3; i += 1) await c.readResponse();
       c.send(request('/media/big.m4s', { Range: 'bytes=300000-349999' }));
       await c.readResponse();
@@ -69,7 +84,17 @@ describe('bursts from a real origin log', () => {
 
 describe('nginx lines', () => {
   const line = (conn: number, endS: number, tookS: number, bytes: number): string =>
-    JSON.stringify({ conn, seq: 1, url: '/media/demo/unchunked/rep-1.mp4', range: 'bytes=1-2', status: 206, bytes, end: endS, requestTimeS: tookS, server: 'nginx' });
+    JSON.stringify({
+      conn,
+      seq: 1,
+      url: '/media/demo/unchunked/rep-1.mp4',
+      range: 'bytes=1-2',
+      status: 206,
+      bytes,
+      end: endS,
+      requestTimeS: tookS,
+      server: 'nginx',
+    });
 
   test('without arrival times, responses starting within the gap continue a burst', () => {
     const got = bursts(parsed([line(7, 100.0, 1.0, 10), line(7, 101.0, 0.998, 20), line(7, 105.0, 1.0, 30)]));
@@ -80,7 +105,14 @@ describe('nginx lines', () => {
   });
 
   test('a closed single range says how many bytes it asks for', () => {
-    expect([rangeBytes('bytes=0-99'), rangeBytes('100-100'), rangeBytes('bytes=5-'), rangeBytes('bytes=0-1,5-9'), rangeBytes('bytes=9-1'), rangeBytes(null)]).toEqual([100, 1, null, null, null, null]);
+    expect([
+      rangeBytes('bytes=0-99'),
+      rangeBytes('100-100'),
+      rangeBytes('bytes=5-'),
+      rangeBytes('bytes=0-1,5-9'),
+      rangeBytes('bytes=9-1'),
+      rangeBytes(null),
+    ]).toEqual([100, 1, null, null, null, null]);
   });
 
   test('lines that are not access records are skipped', () => {
@@ -92,14 +124,37 @@ describe('nginx lines', () => {
 
 describe('targets from the player log', () => {
   const video = (fromMs: number, toMs: number, range: string) =>
-    bursts(parsed([JSON.stringify({ conn: 1, url: '/m/rep-1.mp4', range, status: 206, bytes: 5, arrival: fromMs, start: fromMs, end: toMs, error: null })]))[0]!;
+    bursts(
+      parsed([
+        JSON.stringify({
+          conn: 1,
+          url: '/m/rep-1.mp4',
+          range,
+          status: 206,
+          bytes: 5,
+          arrival: fromMs,
+          start: fromMs,
+          end: toMs,
+          error: null,
+        }),
+      ]),
+    )[0]!;
   const player = [
     { kind: 'segment', mediaType: 'video', url: 'http://h/m/rep-1.mp4' },
     { kind: 'segment', mediaType: 'audio', url: 'http://h/m/rep-5.mp4' },
     { kind: 'train', id: 1, mediaType: 'video', targetBytes: 9e6, initialTargetBytes: 9e6, startMs: 1000, endMs: null },
     { kind: 'train', id: 1, mediaType: 'video', targetBytes: 5e6, initialTargetBytes: 9e6, startMs: 1000, endMs: 8000 },
     { kind: 'train', id: 2, mediaType: 'video', targetBytes: 4e6, initialTargetBytes: 4e6, startMs: 9000, endMs: null },
-    { kind: 'transfer', via: 'sprint-x', id: 3, url: 'http://h/m/rep-1.mp4', range: '100-3000099', targetChunkBytes: 3e6, startMs: 20000, endMs: 30000 },
+    {
+      kind: 'transfer',
+      via: 'sprint-x',
+      id: 3,
+      url: 'http://h/m/rep-1.mp4',
+      range: '100-3000099',
+      targetChunkBytes: 3e6,
+      startMs: 20000,
+      endMs: 30000,
+    },
     { kind: 'transfer', via: 'stock', id: 4, url: 'http://h/m/rep-1.mp4', range: '1-2', startMs: 20000, endMs: 30000 },
   ];
 
@@ -110,7 +165,12 @@ describe('targets from the player log', () => {
       ['train #2', 4e6, 4e6],
       ['sprint-x #3', 3e6, 3e6],
     ]);
-    expect(mediaTypesOf(player)).toEqual(new Map([['rep-1.mp4', 'video'], ['rep-5.mp4', 'audio']]));
+    expect(mediaTypesOf(player)).toEqual(
+      new Map([
+        ['rep-1.mp4', 'video'],
+        ['rep-5.mp4', 'audio'],
+      ]),
+    );
   });
 
   test('a burst matches the train it overlaps most, an expanded request its own range, audio nothing', () => {
@@ -127,13 +187,36 @@ describe('sprint wire', () => {
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprint-wire-'));
     const rec = (conn: number, arrival: number, end: number, range: string) =>
-      JSON.stringify({ conn, seq: 0, url: '/media/rep-1.mp4', range, status: 206, bytes: 1000, arrival, start: arrival + 1, end, complete: true, error: null });
-    fs.writeFileSync(path.join(dir, 'origin-8001.log'), [rec(3, 1000, 2000, 'bytes=1-1000'), rec(3, 1500, 3000, 'bytes=1001-2000'), rec(3, 5000, 6000, 'bytes=2001-3000')].join('\n') + '\n');
+      JSON.stringify({
+        conn,
+        seq: 0,
+        url: '/media/rep-1.mp4',
+        range,
+        status: 206,
+        bytes: 1000,
+        arrival,
+        start: arrival + 1,
+        end,
+        complete: true,
+        error: null,
+      });
+    fs.writeFileSync(
+      path.join(dir, 'origin-8001.log'),
+      [rec(3, 1000, 2000, 'bytes=1-1000'), rec(3, 1500, 3000, 'bytes=1001-2000'), rec(3, 5000, 6000, 'bytes=2001-3000')].join('\n') + '\n',
+    );
     fs.writeFileSync(
       path.join(dir, 'player-8001.jsonl'),
       [
         JSON.stringify({ kind: 'segment', mediaType: 'video', url: 'http://h/media/rep-1.mp4' }),
-        JSON.stringify({ kind: 'train', id: 1, mediaType: 'video', targetBytes: 2000, initialTargetBytes: 2000, startMs: 990, endMs: 3000 }),
+        JSON.stringify({
+          kind: 'train',
+          id: 1,
+          mediaType: 'video',
+          targetBytes: 2000,
+          initialTargetBytes: 2000,
+          startMs: 990,
+          endMs: 3000,
+        }),
         '{"cut short',
       ].join('\n'),
     );
@@ -158,7 +241,13 @@ describe('sprint wire', () => {
   });
 
   test('clear errors for bad invocations', async () => {
-    for (const argv of [[], [path.join(dir, 'missing.log')], [path.join(dir, 'origin-8001.log'), '--type', 'video'], [dir, '--type', 'subtitles'], [dir, '--player', 'x']]) {
+    for (const argv of [
+      [],
+      [path.join(dir, 'missing.log')],
+      [path.join(dir, 'origin-8001.log'), '--type', 'video'],
+      [dir, '--type', 'subtitles'],
+      [dir, '--player', 'x'],
+    ]) {
       const c = captureIo();
       expect(await main(argv, c.io)).toBe(2);
       expect(c.err()).toMatch(/^sprint wire: /);
@@ -181,14 +270,35 @@ describe('sprint wire', () => {
 
 describe('trains on the wire', () => {
   const rec = (conn: number, arrival: number, end: number, file = 'rep-1.mp4') =>
-    JSON.stringify({ conn, seq: 0, url: `/m/${file}`, range: 'bytes=5-9', status: 206, bytes: 100, arrival, start: arrival, end, complete: true, error: null });
+    JSON.stringify({
+      conn,
+      seq: 0,
+      url: `/m/${file}`,
+      range: 'bytes=5-9',
+      status: 206,
+      bytes: 100,
+      arrival,
+      start: arrival,
+      end,
+      complete: true,
+      error: null,
+    });
   test("each train gets the video requests that arrived while it ran, on their connections, pipelined counted against the train's previous request", () => {
-    const requests = parsed([rec(4, 1000, 1500), rec(4, 1400, 2500), rec(4, 2600, 3000), rec(9, 1200, 1300, 'rep-5.mp4'), rec(4, 9500, 9900)]);
+    const requests = parsed([
+      rec(4, 1000, 1500),
+      rec(4, 1400, 2500),
+      rec(4, 2600, 3000),
+      rec(9, 1200, 1300, 'rep-5.mp4'),
+      rec(4, 9500, 9900),
+    ]);
     const planned = plannedTransfers([
       { kind: 'train', id: 1, mediaType: 'video', targetBytes: 250, initialTargetBytes: 300, startMs: 990, endMs: 3100 },
       { kind: 'train', id: 2, mediaType: 'video', targetBytes: 100, initialTargetBytes: 100, startMs: 9000, endMs: null },
     ]);
-    const types = new Map([['rep-1.mp4', 'video'], ['rep-5.mp4', 'audio']]);
+    const types = new Map([
+      ['rep-1.mp4', 'video'],
+      ['rep-5.mp4', 'audio'],
+    ]);
     const got = trainsOnWire(requests, planned, types, 10000);
     expect(got.map((w) => [w.train.label, w.conns, w.requests, w.bytes, w.pipelined, w.arrivalsKnown])).toEqual([
       ['train #1', [4], 3, 300, 1, true],
@@ -196,10 +306,16 @@ describe('trains on the wire', () => {
     ]);
   });
 
-  test('idle time inside a train: gaps between one response\'s end and the next one\'s start, flagged over 5 %', () => {
+  test("idle time inside a train: gaps between one response's end and the next one's start, flagged over 5 %", () => {
     // One connection: 1000-2000, next 2400-3400 (400 ms gap), next 3400-4000 (none): 400 of 3000 ms idle.
-    const one = parsed([rec(4, 1000, 2000), rec(4, 1100, 3400), rec(4, 1200, 4000)].map((l, i) => l.replace(/"start":\d+/, `"start":${[1000, 2400, 3400][i]}`)));
-    const planned = plannedTransfers([{ kind: 'train', id: 1, mediaType: 'video', targetBytes: 300, initialTargetBytes: 300, startMs: 900, endMs: 4100 }]);
+    const one = parsed(
+      [rec(4, 1000, 2000), rec(4, 1100, 3400), rec(4, 1200, 4000)].map((l, i) =>
+        l.replace(/"start":\d+/, `"start":${[1000, 2400, 3400][i]}`),
+      ),
+    );
+    const planned = plannedTransfers([
+      { kind: 'train', id: 1, mediaType: 'video', targetBytes: 300, initialTargetBytes: 300, startMs: 900, endMs: 4100 },
+    ]);
     const [w] = trainsOnWire(one, planned, new Map([['rep-1.mp4', 'video']]), 5000);
     expect([w?.requests, w?.pipelined, w?.idleMs, w?.fromMs, w?.toMs]).toEqual([3, 2, 400, 1000, 4000]);
     expect(w?.idleShare).toBeCloseTo(400 / 3000, 10);
@@ -218,7 +334,19 @@ describe('trains on the wire', () => {
 
   test('idleInside: on parallel connections a gap counts only when no response was being written', () => {
     expect(idleInside([])).toEqual({ spanMs: 0, idleMs: 0 });
-    expect(idleInside([{ startMs: 0, endMs: 100 }, { startMs: 50, endMs: 300 }, { startMs: 120, endMs: 200 }])).toEqual({ spanMs: 300, idleMs: 0 });
-    expect(idleInside([{ startMs: 400, endMs: 500 }, { startMs: 0, endMs: 100 }, { startMs: 150, endMs: 300 }])).toEqual({ spanMs: 500, idleMs: 150 });
+    expect(
+      idleInside([
+        { startMs: 0, endMs: 100 },
+        { startMs: 50, endMs: 300 },
+        { startMs: 120, endMs: 200 },
+      ]),
+    ).toEqual({ spanMs: 300, idleMs: 0 });
+    expect(
+      idleInside([
+        { startMs: 400, endMs: 500 },
+        { startMs: 0, endMs: 100 },
+        { startMs: 150, endMs: 300 },
+      ]),
+    ).toEqual({ spanMs: 500, idleMs: 150 });
   });
 });

@@ -10,7 +10,14 @@ import { ResponseParser } from '../../../src/http/response-parser';
 
 function headOf(raw: string, method: 'GET' | 'HEAD' = 'GET'): ResponseHead {
   let h: ResponseHead | null = null;
-  const p = new ResponseParser({ onHead: (x) => (h = x), onBody: () => undefined, onEnd: () => undefined, onError: (e) => { throw e; } });
+  const p = new ResponseParser({
+    onHead: (x) => (h = x),
+    onBody: () => undefined,
+    onEnd: () => undefined,
+    onError: (e) => {
+      throw e;
+    },
+  });
   p.expect(method);
   p.push(bytes(raw), 0);
   if (h === null) throw new Error('no head parsed');
@@ -18,7 +25,9 @@ function headOf(raw: string, method: 'GET' | 'HEAD' = 'GET'): ResponseHead {
 }
 
 const r206 = (cr: string, cl: number | null = 10, extra = '') =>
-  headOf(`HTTP/1.1 206 Partial Content\r\nContent-Range: ${cr}\r\n${cl === null ? 'Transfer-Encoding: chunked' : `Content-Length: ${cl}`}\r\n${extra}\r\n`);
+  headOf(
+    `HTTP/1.1 206 Partial Content\r\nContent-Range: ${cr}\r\n${cl === null ? 'Transfer-Encoding: chunked' : `Content-Length: ${cl}`}\r\n${extra}\r\n`,
+  );
 
 describe('parseContentRange', () => {
   test.each([
@@ -53,23 +62,40 @@ describe('matchResponse', () => {
     expect(matchResponse({ first: 100, last: 200 }, r206('bytes 100-109/*')).kind).toBe('mismatched');
   });
   test('206 to a request without Range: mismatched', () => {
-    expect(matchResponse(undefined, r206('bytes 0-9/10'))).toMatchObject({ kind: 'mismatched', message: expect.stringMatching(/answers a request without Range/) });
+    expect(matchResponse(undefined, r206('bytes 0-9/10'))).toMatchObject({
+      kind: 'mismatched',
+      message: expect.stringMatching(/answers a request without Range/),
+    });
   });
   test('206 without Content-Range: unusable', () => {
     const h = headOf('HTTP/1.1 206 Partial Content\r\nContent-Type: multipart/byteranges; boundary=x\r\nContent-Length: 10\r\n\r\n');
     expect(matchResponse(range, h)).toMatchObject({ kind: 'unusable', message: expect.stringMatching(/without Content-Range/) });
   });
   test('Content-Length disagreeing with Content-Range: unusable', () => {
-    expect(matchResponse(range, r206('bytes 100-109/1000', 11))).toMatchObject({ kind: 'unusable', message: expect.stringMatching(/Content-Length 11 disagrees/) });
+    expect(matchResponse(range, r206('bytes 100-109/1000', 11))).toMatchObject({
+      kind: 'unusable',
+      message: expect.stringMatching(/Content-Length 11 disagrees/),
+    });
   });
   test('gzip content coding: unusable', () => {
-    expect(matchResponse(range, r206('bytes 100-109/1000', 10, 'Content-Encoding: gzip\r\n'))).toMatchObject({ kind: 'unusable', message: expect.stringMatching(/Content-Encoding "gzip"/) });
+    expect(matchResponse(range, r206('bytes 100-109/1000', 10, 'Content-Encoding: gzip\r\n'))).toMatchObject({
+      kind: 'unusable',
+      message: expect.stringMatching(/Content-Encoding "gzip"/),
+    });
   });
   test('200 to a Range request (server ignored Range): ok, full length', () => {
     expect(matchResponse(range, headOf('HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n'))).toEqual({ kind: 'ok', bodyBytes: 1000 });
   });
   test('304 and HEAD: no body whatever Content-Length says', () => {
-    expect(matchResponse(undefined, headOf('HTTP/1.1 304 Not Modified\r\nContent-Length: 1000\r\n\r\n'))).toEqual({ kind: 'ok', bodyBytes: 0 });
-    expect(matchResponse(range, headOf('HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 100-109/1000\r\nContent-Length: 10\r\n\r\n', 'HEAD'))).toEqual({ kind: 'ok', bodyBytes: 0 });
+    expect(matchResponse(undefined, headOf('HTTP/1.1 304 Not Modified\r\nContent-Length: 1000\r\n\r\n'))).toEqual({
+      kind: 'ok',
+      bodyBytes: 0,
+    });
+    expect(
+      matchResponse(
+        range,
+        headOf('HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 100-109/1000\r\nContent-Length: 10\r\n\r\n', 'HEAD'),
+      ),
+    ).toEqual({ kind: 'ok', bodyBytes: 0 });
   });
 });

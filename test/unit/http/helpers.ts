@@ -23,19 +23,38 @@ export function text(b: Uint8Array): string {
 }
 
 export type Event =
-  | { readonly e: 'head'; readonly index: number; readonly status: number; readonly version: string; readonly keepAlive: boolean; readonly framing: string; readonly interim: readonly number[] }
+  | {
+      readonly e: 'head';
+      readonly index: number;
+      readonly status: number;
+      readonly version: string;
+      readonly keepAlive: boolean;
+      readonly framing: string;
+      readonly interim: readonly number[];
+    }
   | { readonly e: 'body'; readonly data: string }
   | { readonly e: 'end' }
   | { readonly e: 'error'; readonly code: string; readonly offset: number; readonly index: number; readonly message: string };
 
 /** A parser wired to a transcript. */
-export function recordingParser(methods: readonly RequestMethod[], options?: ResponseParserOptions): { parser: ResponseParser; events: Event[]; pieces: Array<{ piece: Uint8Array; atMs: number }> } {
+export function recordingParser(
+  methods: readonly RequestMethod[],
+  options?: ResponseParserOptions,
+): { parser: ResponseParser; events: Event[]; pieces: Array<{ piece: Uint8Array; atMs: number }> } {
   const events: Event[] = [];
   const pieces: Array<{ piece: Uint8Array; atMs: number }> = [];
   const parser = new ResponseParser(
     {
       onHead: (h) =>
-        events.push({ e: 'head', index: h.index, status: h.status, version: h.httpVersion, keepAlive: h.keepAlive, framing: h.framing.kind, interim: h.interim }),
+        events.push({
+          e: 'head',
+          index: h.index,
+          status: h.status,
+          version: h.httpVersion,
+          keepAlive: h.keepAlive,
+          framing: h.framing.kind,
+          interim: h.interim,
+        }),
       onBody: (piece, atMs) => {
         pieces.push({ piece, atMs });
         const last = events[events.length - 1];
@@ -43,7 +62,8 @@ export function recordingParser(methods: readonly RequestMethod[], options?: Res
         else events.push({ e: 'body', data: text(piece) });
       },
       onEnd: () => events.push({ e: 'end' }),
-      onError: (err: HttpParseError) => events.push({ e: 'error', code: err.code, offset: err.offset, index: err.responseIndex, message: err.message }),
+      onError: (err: HttpParseError) =>
+        events.push({ e: 'error', code: err.code, offset: err.offset, index: err.responseIndex, message: err.message }),
     },
     options,
   );
@@ -52,7 +72,12 @@ export function recordingParser(methods: readonly RequestMethod[], options?: Res
 }
 
 /** Parses `stream` pushed as the given parts (then optionally finishes with EOF) and returns the transcript. */
-export function parseParts(parts: readonly Uint8Array[], methods: readonly RequestMethod[], finish: 'eof' | 'error' | null = null, options?: ResponseParserOptions): Event[] {
+export function parseParts(
+  parts: readonly Uint8Array[],
+  methods: readonly RequestMethod[],
+  finish: 'eof' | 'error' | null = null,
+  options?: ResponseParserOptions,
+): Event[] {
   const { parser, events } = recordingParser(methods, options);
   parts.forEach((p, i) => parser.push(p, i));
   if (finish) parser.finish(finish, parts.length, 'test');

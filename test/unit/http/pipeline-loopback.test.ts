@@ -43,7 +43,13 @@ afterEach(async () => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 async function origin(faults: OriginOptions = {}): Promise<Origin> {
-  const o = await startOrigin({ mediaDir: path.join(dir, 'media'), pageDir: path.join(dir, 'page'), distDir: path.join(dir, 'dist'), lingerMs: 200, ...faults });
+  const o = await startOrigin({
+    mediaDir: path.join(dir, 'media'),
+    pageDir: path.join(dir, 'page'),
+    distDir: path.join(dir, 'dist'),
+    lingerMs: 200,
+    ...faults,
+  });
   origins.push(o);
   return o;
 }
@@ -155,8 +161,11 @@ test('a train of 4 on one connection: request k+1 arrives before response k ends
   await waitForRecords(o, 4);
   const recs = o.records();
   expect(new Set(recs.map((r) => r.conn)).size).toBe(1);
-  expect(recs.map((r) => [r.seq, r.status, r.range])).toEqual([0, 1, 2, 3].map((k) => [k, 206, `bytes=${k * SEGMENT}-${(k + 1) * SEGMENT - 1}`]));
-  for (let k = 0; k < 3; k += 1) expect((recs[k + 1] as (typeof recs)[number]).arrival).toBeLessThan((recs[k] as (typeof recs)[number]).end);
+  expect(recs.map((r) => [r.seq, r.status, r.range])).toEqual(
+    [0, 1, 2, 3].map((k) => [k, 206, `bytes=${k * SEGMENT}-${(k + 1) * SEGMENT - 1}`]),
+  );
+  for (let k = 0; k < 3; k += 1)
+    expect((recs[k + 1] as (typeof recs)[number]).arrival).toBeLessThan((recs[k] as (typeof recs)[number]).end);
   expect(run.unsafe).toEqual([]);
   run.client.close();
 });
@@ -192,16 +201,19 @@ test.each([
   ['http10', 'http-1.0', { http10: true }],
   ['closeAfterEachResponse', 'closes-after-each-response', { closeAfterEachResponse: true }],
   ['misorderResponses', 'mismatched-response', { misorderResponses: true, delayMs: 50 }],
-] as Array<[string, string, OriginOptions]>)('origin fault %s → pipelineUnsafe %s, nothing delivered wrong', async (_name, code, faults) => {
-  const o = await origin(faults);
-  const run = await connect(o.port);
-  for (let k = 0; k < 3; k += 1) run.enqueue(segment(k));
-  await run.settled();
-  expect(run.unsafe.map((u) => u.code)).toEqual([code]);
-  expect(run.closed[0]?.pipelineUnsafe?.code).toBe(code);
-  run.failures.forEach((f, k) => {
-    if (f === null) expect(Buffer.concat(run.bodies[k] as Buffer[]).equals(expected(k))).toBe(true);
-    else expect(f.retryable).toBe(true);
-  });
-  expect(run.failures.filter((f) => f !== null).length).toBeGreaterThan(0);
-});
+] as Array<[string, string, OriginOptions]>)(
+  'origin fault %s → pipelineUnsafe %s, nothing delivered wrong',
+  async (_name, code, faults) => {
+    const o = await origin(faults);
+    const run = await connect(o.port);
+    for (let k = 0; k < 3; k += 1) run.enqueue(segment(k));
+    await run.settled();
+    expect(run.unsafe.map((u) => u.code)).toEqual([code]);
+    expect(run.closed[0]?.pipelineUnsafe?.code).toBe(code);
+    run.failures.forEach((f, k) => {
+      if (f === null) expect(Buffer.concat(run.bodies[k] as Buffer[]).equals(expected(k))).toBe(true);
+      else expect(f.retryable).toBe(true);
+    });
+    expect(run.failures.filter((f) => f !== null).length).toBeGreaterThan(0);
+  },
+);

@@ -58,7 +58,9 @@ describe('pipelining', () => {
     const { transport, client, outcomes, send } = setup();
     ranges.forEach((range) => send({ target: '/v.mp4', range }));
     expect(transport.writes).toHaveLength(3);
-    expect(transport.written).toBe(ranges.map((range) => text(serializeRequest({ host: 'origin.test', userAgent: 'test', target: '/v.mp4', range }))).join(''));
+    expect(transport.written).toBe(
+      ranges.map((range) => text(serializeRequest({ host: 'origin.test', userAgent: 'test', target: '/v.mp4', range }))).join(''),
+    );
     expect(client.inFlight).toBe(3);
     expect(client.inFlightBytes).toBe(36);
     transport.send(partial(WHOLE, 0, 9) + partial(WHOLE, 10, 19));
@@ -74,7 +76,13 @@ describe('pipelining', () => {
   });
 
   test('same outcome at every split point of the response stream', () => {
-    const stream = bytes(partial(WHOLE, 0, 9) + partial(WHOLE, 10, 19, { 'Transfer-Encoding': 'chunked' }).replace(/Content-Length: 10\r\n/, '').replace(/\r\n\r\n.*$/s, '\r\n\r\n4;x=y\r\nklmn\r\n6\r\nopqrst\r\n0\r\n\r\n') + partial(WHOLE, 20, 35));
+    const stream = bytes(
+      partial(WHOLE, 0, 9) +
+        partial(WHOLE, 10, 19, { 'Transfer-Encoding': 'chunked' })
+          .replace(/Content-Length: 10\r\n/, '')
+          .replace(/\r\n\r\n.*$/s, '\r\n\r\n4;x=y\r\nklmn\r\n6\r\nopqrst\r\n0\r\n\r\n') +
+        partial(WHOLE, 20, 35),
+    );
     for (let k = 0; k <= stream.length; k += 1) {
       const { transport, outcomes, send } = setup();
       ranges.forEach((range) => send({ target: '/v.mp4', range }));
@@ -165,7 +173,12 @@ describe('the connection closes mid-train', () => {
     transport.end('error', 'ECONNRESET');
     expect(outcomes[1]?.body).toBe('012345');
     expect(outcomes[1]?.complete).toBeNull();
-    expect(outcomes[1]?.failed).toEqual({ code: 'connection-error', message: expect.stringMatching(/ECONNRESET/), retryable: true, bodyBytesReceived: 6 });
+    expect(outcomes[1]?.failed).toEqual({
+      code: 'connection-error',
+      message: expect.stringMatching(/ECONNRESET/),
+      retryable: true,
+      bodyBytesReceived: 6,
+    });
     expect(outcomes[2]?.failed).toMatchObject({ code: 'connection-error', retryable: true, bodyBytesReceived: 0 });
     expect(closed[0]?.retry.map((h) => h.seq)).toEqual([1, 2]);
   });
@@ -274,7 +287,9 @@ describe('bad responses and bad callers', () => {
       ['malformed-response', false],
       ['pipeline-aborted', true],
     ]);
-    expect(outcomes[1]?.failed?.message).toMatch(/Content-Length "1x" is not a decimal number \(response #1, at byte 57 of the connection\)/);
+    expect(outcomes[1]?.failed?.message).toMatch(
+      /Content-Length "1x" is not a decimal number \(response #1, at byte 57 of the connection\)/,
+    );
     expect(closed[0]?.retry.map((h) => h.seq)).toEqual([2]);
     expect(unsafe).toEqual([]);
     expect(transport.closeCalls).toBe(1);
@@ -295,7 +310,9 @@ describe('bad responses and bad callers', () => {
   test('a chunked 206 whose body is shorter than its Content-Range fails', () => {
     const { transport, outcomes, send } = setup();
     send({ target: '/v', range: { first: 0, last: 9 } });
-    transport.send('HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-9/36\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n');
+    transport.send(
+      'HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-9/36\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n',
+    );
     expect(outcomes[0]?.failed).toMatchObject({ code: 'unusable-response', retryable: false, bodyBytesReceived: 3 });
     expect(outcomes[0]?.failed?.message).toMatch(/3 body bytes where 10 were announced/);
   });
@@ -309,7 +326,14 @@ describe('bad responses and bad callers', () => {
 
   test('a callback that throws: the error surfaces from onData after the stream is processed', () => {
     const { transport, client, outcomes, send } = setup();
-    client.enqueue({ host: 'h', userAgent: 'u', target: '/a' }, { onComplete: () => { throw new Error('consumer bug'); } });
+    client.enqueue(
+      { host: 'h', userAgent: 'u', target: '/a' },
+      {
+        onComplete: () => {
+          throw new Error('consumer bug');
+        },
+      },
+    );
     send({ target: '/b' });
     expect(() => transport.send(resp('A') + resp('B'))).toThrow(/a callback threw: consumer bug/);
     expect(outcomes[0]?.complete?.bodyBytes).toBe(1); // the second request still completed
@@ -323,7 +347,14 @@ describe('bad responses and bad callers', () => {
       transport.send(resp(`r${n}`));
     };
     const chain = (left: number) =>
-      client.enqueue({ host: 'h', userAgent: 'u', target: `/c${left}` }, { onComplete: () => { if (left > 0) chain(left - 1); } });
+      client.enqueue(
+        { host: 'h', userAgent: 'u', target: `/c${left}` },
+        {
+          onComplete: () => {
+            if (left > 0) chain(left - 1);
+          },
+        },
+      );
     chain(3);
     send({ target: '/last' });
     expect(n).toBe(5);

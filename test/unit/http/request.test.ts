@@ -25,14 +25,24 @@ describe('serializeRequest', () => {
   });
 
   test('HEAD without range, with Origin; Host lower-cased', () => {
-    const wire = text(serializeRequest({ method: 'HEAD', host: 'CDN.Example.com', target: '/a%20b/c.mpd', userAgent: 'UA', origin: 'https://page.example:8443' }));
+    const wire = text(
+      serializeRequest({
+        method: 'HEAD',
+        host: 'CDN.Example.com',
+        target: '/a%20b/c.mpd',
+        userAgent: 'UA',
+        origin: 'https://page.example:8443',
+      }),
+    );
     expect(wire).toBe(
       'HEAD /a%20b/c.mpd HTTP/1.1\r\nHost: cdn.example.com\r\nAccept: */*\r\nAccept-Encoding: identity\r\nUser-Agent: UA\r\nOrigin: https://page.example:8443\r\nConnection: keep-alive\r\n\r\n',
     );
   });
 
   test('IPv6 host and a single-byte range', () => {
-    expect(text(serializeRequest({ ...base, host: '[::1]:9000', range: { first: 0, last: 0 } }))).toContain('Host: [::1]:9000\r\nRange: bytes=0-0\r\n');
+    expect(text(serializeRequest({ ...base, host: '[::1]:9000', range: { first: 0, last: 0 } }))).toContain(
+      'Host: [::1]:9000\r\nRange: bytes=0-0\r\n',
+    );
   });
 
   const bad: Array<[string, Partial<HttpRequest>, string, RegExp]> = [

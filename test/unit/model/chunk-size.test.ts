@@ -6,7 +6,7 @@
 import { chunkSize, ChunkModelParams, transferEfficiency } from '../../../src/model/chunk-size';
 
 describe('chunkSize: hand-computed cases', () => {
-  test('1.5 Mbit/s, 200 ms (the issue\'s acceptance case)', () => {
+  test("1.5 Mbit/s, 200 ms (the issue's acceptance case)", () => {
     // BDP_f = 1,500,000 b/s × 0.2 s / 8 = 37,500 B
     // SST   = 3/4 × 37,500 = 28,125 B;  IW = 10 × 1460 = 14,600 B
     // r1 = ceil(log2(28,125 / 14,600)) + 1 = ceil(0.946) + 1 = 2
@@ -135,9 +135,7 @@ function roundsBySimulation(sizeBytes: number, p: Required<ChunkModelParams>): n
 
 const BANDWIDTHS = [64e3, 300e3, 1.5e6, 3e6, 6e6, 25e6, 100e6, 1e9];
 const RTTS = [0.001, 0.01, 0.05, 0.2, 0.65, 2];
-const GRID = BANDWIDTHS.flatMap((bandwidthBitsPerSec) =>
-  RTTS.map((rttSec) => ({ bandwidthBitsPerSec, rttSec })),
-);
+const GRID = BANDWIDTHS.flatMap((bandwidthBitsPerSec) => RTTS.map((rttSec) => ({ bandwidthBitsPerSec, rttSec })));
 
 describe('properties', () => {
   test('the chunk size depends only on the BDP and never decreases as the BDP grows', () => {
@@ -150,9 +148,7 @@ describe('properties', () => {
       previous = c.chunkBytes;
     }
     // Over the grid, sorted by BDP; equal BDPs from different (bandwidth, RTT) agree.
-    const sorted = GRID.map((net) => ({ net, c: chunkSize(net) })).sort(
-      (a, b) => a.c.fairBdpBytes - b.c.fairBdpBytes,
-    );
+    const sorted = GRID.map((net) => ({ net, c: chunkSize(net) })).sort((a, b) => a.c.fairBdpBytes - b.c.fairBdpBytes);
     for (let i = 1; i < sorted.length; i += 1) {
       expect(sorted[i]!.c.chunkBytes).toBeGreaterThanOrEqual(sorted[i - 1]!.c.chunkBytes);
     }
@@ -165,7 +161,11 @@ describe('properties', () => {
     let cases = 0;
     for (const net of GRID) {
       for (const epsilon of [0.01, 0.05, 0.1, 0.25, 0.5, 0.9]) {
-        for (const [mssBytes, initialWindowSegments] of [[1460, 10], [536, 4], [8960, 1]] as const) {
+        for (const [mssBytes, initialWindowSegments] of [
+          [1460, 10],
+          [536, 4],
+          [8960, 1],
+        ] as const) {
           const p = { ...net, epsilon, mssBytes, initialWindowSegments };
           const c = chunkSize(p);
           const e = transferEfficiency(c.chunkBytes, p);
@@ -208,9 +208,7 @@ describe('properties', () => {
 
   test('larger BDP lowers the efficiency of a fixed-size transfer (§IV-A)', () => {
     const size = 1_250_000;
-    const e = [0.02, 0.05, 0.1, 0.2, 0.5].map(
-      (rttSec) => transferEfficiency(size, { bandwidthBitsPerSec: 2e6, rttSec }).efficiency,
-    );
+    const e = [0.02, 0.05, 0.1, 0.2, 0.5].map((rttSec) => transferEfficiency(size, { bandwidthBitsPerSec: 2e6, rttSec }).efficiency);
     for (let i = 1; i < e.length; i += 1) expect(e[i]!).toBeLessThan(e[i - 1]!);
   });
 });

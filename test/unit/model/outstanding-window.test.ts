@@ -58,8 +58,7 @@ describe('outstandingRequests with the sizes of the next segments', () => {
       expect(n).toBeGreaterThanOrEqual(2);
       expect(n).toBeLessThanOrEqual(cap);
       const average = sizes.reduce((a, b) => a + b, 0) / sizes.length;
-      const bytesOf = (k: number): number =>
-        sizes.slice(0, k).reduce((a, b) => a + b, 0) + Math.max(0, k - sizes.length) * average;
+      const bytesOf = (k: number): number => sizes.slice(0, k).reduce((a, b) => a + b, 0) + Math.max(0, k - sizes.length) * average;
       if (n < cap) expect(bytesOf(n)).toBeGreaterThanOrEqual(bdp * (1 - 1e-12));
       if (n > 2) expect(bytesOf(n - 1)).toBeLessThan(bdp); // minimal, unless the floor of 2 applies
     }
@@ -115,7 +114,9 @@ describe('the byte window: mayIssueRequest and outstandingBytes', () => {
     expect(mayIssueRequest(before, bdp)).toBe(false);
     expect(later.requests).toBe(4);
     expect(mayIssueRequest(later, bdp)).toBe(false); // 1 KB + 450 KB = 451 KB >= 450 KB
-    const next = outstandingBytes([...Array(4)].map((_, i) => ({ expectedBytes: 150_000, receivedBytes: i === 0 ? 150_000 : i === 1 ? 2_000 : 0 })));
+    const next = outstandingBytes(
+      [...Array(4)].map((_, i) => ({ expectedBytes: 150_000, receivedBytes: i === 0 ? 150_000 : i === 1 ? 2_000 : 0 })),
+    );
     expect(mayIssueRequest(next, bdp)).toBe(true); // 148 KB + 300 KB = 448 KB < 300 KB + 150 KB
   });
 

@@ -17,7 +17,9 @@ const fakeDashjs: DashjsForRules = {
   FactoryMaker: {
     getClassFactory: (cls: unknown) => (context: unknown) => ({ create: () => (cls as (this: unknown) => unknown).call({ context }) }),
     getClassFactoryByName: (() => {
-      const f = ((_: unknown) => ({ create: (): SwitchRequestLike => ({ representation: null, reason: null, priority: 0.5, rule: null }) })) as ReturnType<DashjsForRules['FactoryMaker']['getClassFactoryByName']>;
+      const f = ((_: unknown) => ({
+        create: (): SwitchRequestLike => ({ representation: null, reason: null, priority: 0.5, rule: null }),
+      })) as ReturnType<DashjsForRules['FactoryMaker']['getClassFactoryByName']>;
       f.PRIORITY = { DEFAULT: 0.5, STRONG: 1, WEAK: 0 };
       return () => f;
     })(),
@@ -36,13 +38,15 @@ function context(dashKbps: number): RulesContextLike {
 }
 
 function choose(percent: number, wire: number | null, dashKbps: number): number {
-  const factory = bwRuleFactory(fakeDashjs, percent, () => wire) as (c: unknown) => { create(): { getSwitchRequest(ctx: RulesContextLike): SwitchRequestLike } };
+  const factory = bwRuleFactory(fakeDashjs, percent, () => wire) as (c: unknown) => {
+    create(): { getSwitchRequest(ctx: RulesContextLike): SwitchRequestLike };
+  };
   const rep = factory({}).create().getSwitchRequest(context(dashKbps)).representation as { bandwidth: number };
   return rep.bandwidth;
 }
 
 describe('BW-x input', () => {
-  it('reads the wire estimate, not dash.js\'s average (7.25 Mbit/s on a 3 Mbit/s link)', () => {
+  it("reads the wire estimate, not dash.js's average (7.25 Mbit/s on a 3 Mbit/s link)", () => {
     // BW-80 with the wire's 1.43 Mbit/s fair share: 1.14 Mbit/s → the 0.7 Mbit/s rung; dash.js's 7.25 would give 3 Mbit/s.
     expect(choose(80, 1.43e6, 7250)).toBe(0.7e6);
     expect(choose(80, 3e6, 7250)).toBe(1.5e6);
@@ -61,13 +65,19 @@ describe('BW-x input', () => {
   });
 });
 
-describe('stock mode: which of dash.js\'s loads feed the estimator', () => {
+describe("stock mode: which of dash.js's loads feed the estimator", () => {
   const at = (ms: number) => new Date(1_000_000 + ms);
   const seg = (over: Record<string, unknown> = {}) => ({
-    type: 'MediaSegment', mediaType: 'video', bytesLoaded: 1_500_000, startDate: at(0), firstByteDate: at(3600), endDate: at(4600), ...over,
+    type: 'MediaSegment',
+    mediaType: 'video',
+    bytesLoaded: 1_500_000,
+    startDate: at(0),
+    firstByteDate: at(3600),
+    endDate: at(4600),
+    ...over,
   });
 
-  it('times a video media segment from the request to its last byte, never from dash.js\'s first progress event', () => {
+  it("times a video media segment from the request to its last byte, never from dash.js's first progress event", () => {
     // 1.5 MB: request at 0, first progress event at 3.6 s (bytes already buffered below the page), last byte at 4.6 s.
     // From the first progress event it would read 12 Mbit/s; from the request, 2.6 Mbit/s.
     const s = stockWireSample(seg(), null);

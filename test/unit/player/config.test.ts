@@ -9,12 +9,43 @@ describe('normalizeConfig', () => {
   it('fills in the defaults', () => {
     expect(normalizeConfig(undefined)).toEqual(PLAYER_CONFIG_DEFAULTS);
     expect(normalizeConfig({})).toEqual(PLAYER_CONFIG_DEFAULTS);
-    expect(PLAYER_CONFIG_DEFAULTS).toMatchObject({ mode: 'auto', abr: 'dash-default', epsilon: 0.1, minimumTrain: true, sprintxSwitch: 'after-chunk', sprintxMaxRangeSec: 60 });
+    expect(PLAYER_CONFIG_DEFAULTS).toMatchObject({
+      mode: 'auto',
+      abr: 'dash-default',
+      epsilon: 0.1,
+      minimumTrain: true,
+      sprintxSwitch: 'after-chunk',
+      sprintxMaxRangeSec: 60,
+    });
   });
 
   it('keeps valid values', () => {
-    const c = normalizeConfig({ mode: 'sprint', abr: 'bw-80', sprintTransport: 'fetch', epsilon: 0.05, chunkBytes: 1_000_000, minimumTrain: false, sprintxSwitch: 'immediate', sprintxSafetySec: 0, sprintxMaxRangeSec: 30, log: false, autoPlay: false });
-    expect(c).toMatchObject({ mode: 'sprint', abr: 'bw-80', sprintTransport: 'fetch', epsilon: 0.05, chunkBytes: 1_000_000, minimumTrain: false, sprintxSwitch: 'immediate', sprintxSafetySec: 0, sprintxMaxRangeSec: 30, log: false, autoPlay: false });
+    const c = normalizeConfig({
+      mode: 'sprint',
+      abr: 'bw-80',
+      sprintTransport: 'fetch',
+      epsilon: 0.05,
+      chunkBytes: 1_000_000,
+      minimumTrain: false,
+      sprintxSwitch: 'immediate',
+      sprintxSafetySec: 0,
+      sprintxMaxRangeSec: 30,
+      log: false,
+      autoPlay: false,
+    });
+    expect(c).toMatchObject({
+      mode: 'sprint',
+      abr: 'bw-80',
+      sprintTransport: 'fetch',
+      epsilon: 0.05,
+      chunkBytes: 1_000_000,
+      minimumTrain: false,
+      sprintxSwitch: 'immediate',
+      sprintxSafetySec: 0,
+      sprintxMaxRangeSec: 30,
+      log: false,
+      autoPlay: false,
+    });
   });
 
   it('treats an option given as undefined as not given', () => {
@@ -39,6 +70,8 @@ describe('normalizeConfig', () => {
   });
 
   it('refuses an option name it does not know, listing the ones it does', () => {
-    expect(() => normalizeConfig({ chunkSize: 5 } as unknown as SprintPlayerOptions)).toThrow(/unknown option "chunkSize"; the options are mode, abr, .*chunkBytes/);
+    expect(() => normalizeConfig({ chunkSize: 5 } as unknown as SprintPlayerOptions)).toThrow(
+      /unknown option "chunkSize"; the options are mode, abr, .*chunkBytes/,
+    );
   });
 });

@@ -27,7 +27,9 @@ describe('applyTrainSettings', () => {
   it('turns fast switching and request abandonment off', () => {
     const f = fakeDash();
     expect(applyTrainSettings(f.dash, undefined)).toEqual([]);
-    expect(f.updates).toEqual([{ streaming: { buffer: { fastSwitchEnabled: false }, abr: { rules: { abandonRequestsRule: { active: false } } } } }]);
+    expect(f.updates).toEqual([
+      { streaming: { buffer: { fastSwitchEnabled: false }, abr: { rules: { abandonRequestsRule: { active: false } } } } },
+    ]);
   });
 
   it("says so where that overrides the page's own dashSettings, and only there", () => {
@@ -37,7 +39,11 @@ describe('applyTrainSettings', () => {
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatch(/fastSwitchEnabled off \(the page set true\)/);
     expect(warnings[1]).toMatch(/abandonRequestsRule off \(the page set it active\)/);
-    expect(applyTrainSettings(f.dash, { streaming: { buffer: { fastSwitchEnabled: false }, abr: { rules: { abandonRequestsRule: { active: false } } } } })).toEqual([]);
+    expect(
+      applyTrainSettings(f.dash, {
+        streaming: { buffer: { fastSwitchEnabled: false }, abr: { rules: { abandonRequestsRule: { active: false } } } },
+      }),
+    ).toEqual([]);
     expect(applyTrainSettings(f.dash, { streaming: { buffer: { stableBufferTime: 20 } } })).toEqual([]);
   });
 });

@@ -69,7 +69,16 @@ describe('dash.js scheduling internals the Sprint scheduler hook relies on', () 
     expect(bundle).toContain("ScheduleController.__dashjs_factory_name = 'ScheduleController'");
     const sc = section('function ScheduleController(config) {', 40000);
     const exported = sc.slice(sc.indexOf('instance = {'), sc.indexOf('instance = {') + 600);
-    for (const name of ['startScheduleTimer', 'clearScheduleTimer', 'reset', 'getStreamId', 'setLastInitializedRepresentationId', 'getBufferTarget', 'getTimeToLoadDelay', 'getType']) {
+    for (const name of [
+      'startScheduleTimer',
+      'clearScheduleTimer',
+      'reset',
+      'getStreamId',
+      'setLastInitializedRepresentationId',
+      'getBufferTarget',
+      'getTimeToLoadDelay',
+      'getType',
+    ]) {
       expect(exported).toContain(name);
     }
     // the schedule loop asks the ABR at issue time
@@ -78,17 +87,22 @@ describe('dash.js scheduling internals the Sprint scheduler hook relies on', () 
 
   it("the schedule loop's buffer target comes from abrController.isPlayingAtTopQuality and mediaPlayerModel.getBufferTimeDefaultUnadjusted (the train's lift)", () => {
     const sc = section('function ScheduleController(config) {', 40000);
-    expect(sc).toMatch(/function _shouldBuffer\(\) \{[\s\S]{0,900}const bufferTarget = getBufferTarget\(\);[\s\S]{0,600}return bufferLevel \+ segmentDurationToAddToBufferLevel < bufferTarget;/);
+    expect(sc).toMatch(
+      /function _shouldBuffer\(\) \{[\s\S]{0,900}const bufferTarget = getBufferTarget\(\);[\s\S]{0,600}return bufferLevel \+ segmentDurationToAddToBufferLevel < bufferTarget;/,
+    );
     const generic = section('function _getGenericBufferTarget() {', 1200);
     expect(generic).toMatch(/if \(abrController\.isPlayingAtTopQuality\(currentRepresentation\)\)/);
     expect(generic).toMatch(/return mediaPlayerModel\.getBufferTimeDefaultUnadjusted\(\);/);
     // StreamProcessor hands the player's own mediaPlayerModel and abrController to every ScheduleController.
-    const create = section('scheduleController = (0,_controllers_ScheduleController_js__WEBPACK_IMPORTED_MODULE_6__["default"])(context).create({', 400);
+    const create = section(
+      'scheduleController = (0,_controllers_ScheduleController_js__WEBPACK_IMPORTED_MODULE_6__["default"])(context).create({',
+      400,
+    );
     expect(create).toMatch(/abrController,/);
     expect(create).toMatch(/mediaPlayerModel,/);
   });
 
-  it('nothing but the schedule loop reads getBufferTimeDefaultUnadjusted; isPlayingAtTopQuality has one other caller, BOLA\'s load delay', () => {
+  it("nothing but the schedule loop reads getBufferTimeDefaultUnadjusted; isPlayingAtTopQuality has one other caller, BOLA's load delay", () => {
     const sc = section('function ScheduleController(config) {', 40000);
     const calls = bundle.match(/mediaPlayerModel\.getBufferTimeDefaultUnadjusted\(\)/g) ?? [];
     const inSchedule = sc.match(/mediaPlayerModel\.getBufferTimeDefaultUnadjusted\(\)/g) ?? [];
@@ -121,19 +135,23 @@ describe('dash.js scheduling internals the Sprint scheduler hook relies on', () 
 });
 
 describe('dash.js quality-switch internals the no-drain switch (quality-switch-hook.ts) relies on', () => {
-
   it('a quality change reaches the public StreamProcessor.prepareQualityChange (which the hook replaces)', () => {
     expect(bundle).toContain("StreamProcessor.__dashjs_factory_name = 'StreamProcessor'");
     expect(section('function _onQualityChanged(e) {', 500)).toMatch(/stream\.prepareQualityChange\(e\)/);
-    expect(section('function prepareQualityChange(e) {\n    const processor = _getProcessorByType(e.mediaType);', 300)).toMatch(/processor\.prepareQualityChange\(e\)/);
+    expect(section('function prepareQualityChange(e) {\n    const processor = _getProcessorByType(e.mediaType);', 300)).toMatch(
+      /processor\.prepareQualityChange\(e\)/,
+    );
     // StreamProcessor's public instance (its export list opens with these two)
     const exported = section('instance = {\n    checkAndHandleCompletedBuffering,\n    clearScheduleTimer,', 1200).split('}')[0] ?? '';
-    for (const name of ['prepareQualityChange', 'getRepresentationController', 'getScheduleController', 'getType']) expect(exported).toContain(name);
+    for (const name of ['prepareQualityChange', 'getRepresentationController', 'getScheduleController', 'getType'])
+      expect(exported).toContain(name);
     expect(bundle).toMatch(/let mediaPlayerModel = config\.mediaPlayerModel;\s*let mimeType = config\.mimeType;/);
   });
 
   it("dash.js's own switch: stop the loop, set the representation, then by kind: replace, abandon, fast, or wait for loading requests", () => {
-    expect(section('function _prepareNonAdaptationSwitchQualityChange(e) {', 500)).toMatch(/clearScheduleTimer\(\);[\s\S]*representationController\.prepareQualityChange\(newRepresentation\);[\s\S]*_handleDifferentSwitchTypes\(e\);/);
+    expect(section('function _prepareNonAdaptationSwitchQualityChange(e) {', 500)).toMatch(
+      /clearScheduleTimer\(\);[\s\S]*representationController\.prepareQualityChange\(newRepresentation\);[\s\S]*_handleDifferentSwitchTypes\(e\);/,
+    );
     const kinds = section('function _handleDifferentSwitchTypes(e) {', 1500);
     expect(kinds).toMatch(/e\.reason && e\.reason\.forceReplace/);
     expect(kinds).toMatch(/e\.reason\.forceAbandon/);
@@ -146,14 +164,18 @@ describe('dash.js quality-switch internals the no-drain switch (quality-switch-h
     expect(section('function _changeCodec(newRepresentation, oldRepresentation) {', 900)).toMatch(
       /newRepresentation\.mimeType === oldRepresentation\.mimeType && newRepresentation\.codecFamily === oldRepresentation\.codecFamily\) \{[\s\S]{0,200}return Promise\.resolve\(\);/,
     );
-    expect(section('function updateBufferTimestampOffset(voRepresentation) {', 600)).toMatch(/updateTimestampOffset\(voRepresentation\.mseTimeOffset\)/);
+    expect(section('function updateBufferTimestampOffset(voRepresentation) {', 600)).toMatch(
+      /updateTimestampOffset\(voRepresentation\.mseTimeOffset\)/,
+    );
     expect(section('function _defaultQualitySwitchPreparationDone() {', 500)).toMatch(
       /setShouldCheckPlaybackQuality\(false\);\s*if \(currentMediaInfo\.segmentAlignment \|\| currentMediaInfo\.subSegmentAlignment\) \{\s*scheduleController\.startScheduleTimer\(\);/,
     );
   });
 
   it('after a switch the schedule loop waits to be restarted, and the next segment index follows the last one requested in any representation', () => {
-    expect(section('function _scheduleNextRequest() {', 900)).toMatch(/qualityChange = abrController\.checkPlaybackQuality\(type, streamInfo\.id\);[\s\S]{0,300}if \(!qualityChange\) \{\s*_getNextFragment\(\);/);
+    expect(section('function _scheduleNextRequest() {', 900)).toMatch(
+      /qualityChange = abrController\.checkPlaybackQuality\(type, streamInfo\.id\);[\s\S]{0,300}if \(!qualityChange\) \{\s*_getNextFragment\(\);/,
+    );
     const sc = section('function ScheduleController(config) {', 40000);
     expect(sc.slice(sc.indexOf('instance = {'), sc.indexOf('instance = {') + 800)).toContain('setShouldCheckPlaybackQuality');
     expect(section('function _getNextFragment() {', 600)).toMatch(/currentRepresentation\.id !== lastInitializedRepresentationId/);
@@ -166,12 +188,20 @@ describe('dash.js quality-switch internals the no-drain switch (quality-switch-h
 describe("dash.js internals Sprint-x's held switch (quality-switch-hook.ts deferSwitch) relies on", () => {
   it('the ABR compares its wish with the representation in force, so a held switch is asked again at the next segment', () => {
     const check = section('function checkPlaybackQuality(type, streamId) {', 2000);
-    expect(check).toMatch(/const currentRepresentation = streamProcessor\.getRepresentationController\(\)\?\.getCurrentCompositeRepresentation\(\);/);
-    expect(check).toMatch(/newRepresentation\.id !== currentRepresentation\.id[\s\S]{0,300}_changeQuality\(type, currentRepresentation, newRepresentation, switchRequest\.reason\);\s*return true;/);
+    expect(check).toMatch(
+      /const currentRepresentation = streamProcessor\.getRepresentationController\(\)\?\.getCurrentCompositeRepresentation\(\);/,
+    );
+    expect(check).toMatch(
+      /newRepresentation\.id !== currentRepresentation\.id[\s\S]{0,300}_changeQuality\(type, currentRepresentation, newRepresentation, switchRequest\.reason\);\s*return true;/,
+    );
     // the change event is triggered synchronously, while the schedule loop waits for the switch preparation
-    expect(section('function _changeQuality(type, oldRepresentation, newRepresentation, reason) {', 1500)).toMatch(/eventBus\.trigger\([^;]*QUALITY_CHANGE_REQUESTED/);
+    expect(section('function _changeQuality(type, oldRepresentation, newRepresentation, reason) {', 1500)).toMatch(
+      /eventBus\.trigger\([^;]*QUALITY_CHANGE_REQUESTED/,
+    );
     // a media request turns the ABR check back on for the next tick
-    expect(section('function _mediaFragmentNeeded() {', 500)).toMatch(/MEDIA_FRAGMENT_NEEDED[\s\S]{0,200}shouldCheckPlaybackQuality = true;/);
+    expect(section('function _mediaFragmentNeeded() {', 500)).toMatch(
+      /MEDIA_FRAGMENT_NEEDED[\s\S]{0,200}shouldCheckPlaybackQuality = true;/,
+    );
   });
 });
 

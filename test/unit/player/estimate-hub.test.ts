@@ -88,7 +88,9 @@ describe('EstimateHub with samples (no probes answered)', () => {
     hub.install(context(origin.url));
     hub.addTcpRtt(2);
     for (let i = 0; i < 20; i++) hub.addWireSample(100e6, 1); // 800 Mbit/s over 2 s RTT: a chunk of GBs
-    expect(chunkSize({ bandwidthBitsPerSec: hub.bandwidthBitsPerSec() as number, rttSec: 2, epsilon: 0.1 }).chunkBytes).toBeGreaterThan(MAX_CHUNK_BYTES);
+    expect(chunkSize({ bandwidthBitsPerSec: hub.bandwidthBitsPerSec() as number, rttSec: 2, epsilon: 0.1 }).chunkBytes).toBeGreaterThan(
+      MAX_CHUNK_BYTES,
+    );
     expect(hub.chunkBytes()).toBe(MAX_CHUNK_BYTES);
   });
 

@@ -10,9 +10,23 @@ import type { TransferRecord } from '../../../player/stats/types';
 
 function transfer(id: number): TransferRecord {
   return {
-    id, via: 'sprint', url: 'http://o/v.mp4', range: '0-9', startMs: 1, firstByteMs: 2, endMs: 3, bytes: 10, expectedBytes: 10,
-    throughputBitsPerSec: 80_000, targetChunkBytes: null, rttEstimateSec: null, bandwidthEstimateBitsPerSec: null,
-    segmentsServed: 1, cancelled: false, wastedBytes: 0, error: null,
+    id,
+    via: 'sprint',
+    url: 'http://o/v.mp4',
+    range: '0-9',
+    startMs: 1,
+    firstByteMs: 2,
+    endMs: 3,
+    bytes: 10,
+    expectedBytes: 10,
+    throughputBitsPerSec: 80_000,
+    targetChunkBytes: null,
+    rttEstimateSec: null,
+    bandwidthEstimateBitsPerSec: null,
+    segmentsServed: 1,
+    cancelled: false,
+    wastedBytes: 0,
+    error: null,
   };
 }
 

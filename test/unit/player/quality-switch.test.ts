@@ -26,7 +26,9 @@ describe('drainReason', () => {
     expect(drainReason(change({ reason: null }), false)).toBeNull();
     expect(drainReason(change({}, { mediaInfo: { subSegmentAlignment: true } }), false)).toBeNull();
     expect(drainReason(change({}, { mseTimeOffset: NaN }), false)).toBe('timestamp offset change');
-    expect(drainReason({ ...change(), newRepresentation: rep({ mseTimeOffset: NaN }), oldRepresentation: rep({ mseTimeOffset: NaN }) }, false)).toBeNull();
+    expect(
+      drainReason({ ...change(), newRepresentation: rep({ mseTimeOffset: NaN }), oldRepresentation: rep({ mseTimeOffset: NaN }) }, false),
+    ).toBeNull();
   });
 
   it.each([

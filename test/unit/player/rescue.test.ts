@@ -71,7 +71,13 @@ function rescuer(lower = true) {
   const stats = new StatsRecorder('stock');
   const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
   const aborted: object[] = [];
-  const rescue = new SegmentRescue(stats, log, () => lower, () => 20, (r) => void aborted.push(r));
+  const rescue = new SegmentRescue(
+    stats,
+    log,
+    () => lower,
+    () => 20,
+    (r) => void aborted.push(r),
+  );
   return { stats, rescue, aborted };
 }
 
@@ -88,7 +94,16 @@ describe('SegmentRescue', () => {
     // dash.js's own abort of the request (its FragmentModel) came with it.
     expect(aborted).toEqual([request.customData.request]);
     const [r] = stats.rescues.toArray();
-    expect(r).toMatchObject({ mediaType: 'video', reason: 'timed out after 2300000 bytes', fromRepresentationId: 'rep-4', fromBandwidth: 6e6, index: 7, segmentSec: 4, bytesLoaded: 2_300_000, toRepresentationId: null });
+    expect(r).toMatchObject({
+      mediaType: 'video',
+      reason: 'timed out after 2300000 bytes',
+      fromRepresentationId: 'rep-4',
+      fromBandwidth: 6e6,
+      index: 7,
+      segmentSec: 4,
+      bytesLoaded: 2_300_000,
+      toRepresentationId: null,
+    });
     expect(stats.counters['rescues']).toBe(1);
     // The ABR's next decision for video is the rescue's, once.
     const to = rescue.decide('video', REPS, 0);
@@ -109,7 +124,7 @@ describe('SegmentRescue', () => {
     expect(stats.rescues.toArray()[0]!.reason).toBe('cut after 400 bytes');
   });
 
-  it('reads what a Sprint data plane\'s own transfer got when it fails a load back (no progress events)', () => {
+  it("reads what a Sprint data plane's own transfer got when it fails a load back (no progress events)", () => {
     const { rescue, stats } = rescuer();
     const { request, response, seen } = fakeLoad();
     rescue.watch(request, response);
@@ -125,7 +140,11 @@ describe('SegmentRescue', () => {
 
   it('leaves a success, an HTTP error status and a failure with no bytes and no timeout to dash.js', () => {
     const { rescue, stats } = rescuer();
-    for (const [status, data, loaded] of [[200, new ArrayBuffer(8), 8], [503, undefined, 100], [undefined, undefined, 0]] as const) {
+    for (const [status, data, loaded] of [
+      [200, new ArrayBuffer(8), 8],
+      [503, undefined, 100],
+      [undefined, undefined, 0],
+    ] as const) {
       const { request, response, seen } = fakeLoad();
       rescue.watch(request, response);
       if (loaded > 0) request.customData.onprogress?.({ loaded, total: loaded, lengthComputable: true });

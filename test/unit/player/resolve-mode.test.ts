@@ -67,9 +67,17 @@ describe('resolveMode', () => {
   });
 
   it('a check that throws is a "no" with its message; a missing provider says so', async () => {
-    const throwing: ModeProvider = { mode: 'sprint', check: () => { throw new Error('boom'); } };
+    const throwing: ModeProvider = {
+      mode: 'sprint',
+      check: () => {
+        throw new Error('boom');
+      },
+    };
     const destroyed: string[] = [];
-    const sprintx: ModeProvider = { mode: 'sprint-x', check: async () => ({ ok: true, plane: plane('sprint-x', destroyed), reason: 'ranges work' }) };
+    const sprintx: ModeProvider = {
+      mode: 'sprint-x',
+      check: async () => ({ ok: true, plane: plane('sprint-x', destroyed), reason: 'ranges work' }),
+    };
     const r = await resolveMode('auto', [throwing, sprintx], ctx);
     expect(r.plane.mode).toBe('sprint-x');
     expect(r.reason).toBe('ranges work (sprint: check failed: boom)');
@@ -80,7 +88,10 @@ describe('resolveMode', () => {
   it('a mode asked for by name skips the more preferred ones', async () => {
     const sprint = controlled('sprint');
     const destroyed: string[] = [];
-    const sprintx: ModeProvider = { mode: 'sprint-x', check: async () => ({ ok: true, plane: plane('sprint-x', destroyed), reason: 'ranges work' }) };
+    const sprintx: ModeProvider = {
+      mode: 'sprint-x',
+      check: async () => ({ ok: true, plane: plane('sprint-x', destroyed), reason: 'ranges work' }),
+    };
     const r = await resolveMode('sprint-x', [sprint.provider, sprintx], ctx);
     expect(r.plane.mode).toBe('sprint-x');
     expect(sprint.started()).toBe(false);

@@ -53,7 +53,18 @@ describe('DashFragmentRecorder', () => {
     emit(EVENTS.FRAGMENT_LOADING_COMPLETED, { request: r });
     const [segment] = ctx.stats.segments.toArray();
     const [transfer] = ctx.stats.transfers.toArray();
-    expect(segment).toMatchObject({ kind: 'media', mediaType: 'video', index: 3, range: '3000-3999', representationId: 'rep-2', bandwidth: 1_500_000, bytes: 1000, status: 'ok', requestMs: 10_000, endMs: 10_500 });
+    expect(segment).toMatchObject({
+      kind: 'media',
+      mediaType: 'video',
+      index: 3,
+      range: '3000-3999',
+      representationId: 'rep-2',
+      bandwidth: 1_500_000,
+      bytes: 1000,
+      status: 'ok',
+      requestMs: 10_000,
+      endMs: 10_500,
+    });
     expect(transfer).toMatchObject({ via: 'stock', bytes: 1000, segmentsServed: 1, cancelled: false });
     expect(segment?.transferId).toBe(transfer?.id);
     // 1000 bytes from first byte to last byte in 400 ms
@@ -76,7 +87,7 @@ describe('DashFragmentRecorder', () => {
     expect(ctx.stats.segments.toArray()).toHaveLength(1);
   });
 
-  it("records an abandoned load as aborted and a failed one as an error, and no non-segment requests", () => {
+  it('records an abandoned load as aborted and a failed one as an error, and no non-segment requests', () => {
     const { dash, emit } = fakeDash();
     const ctx = context(dash);
     const rec = new DashFragmentRecorder();
@@ -106,10 +117,39 @@ describe('DashFragmentRecorder', () => {
 describe('recordAnsweredSegment', () => {
   it("takes the segment's identity from dash.js's request and the figures from the data plane", () => {
     const stats = new StatsRecorder('sprint-x');
-    recordAnsweredSegment(stats, videoRequest(9), { url: 'http://o/media/rep-2.mp4', bytes: 0, requestMs: 1, firstByteMs: null, endMs: 2, status: 'error', transferId: 7 });
-    recordAnsweredSegment(stats, undefined, { kind: 'init', mediaType: 'audio', bandwidth: 64_000, url: 'http://o/a.mp4', bytes: 10, requestMs: 1, firstByteMs: 1, endMs: 2, status: 'ok', transferId: 8 });
+    recordAnsweredSegment(stats, videoRequest(9), {
+      url: 'http://o/media/rep-2.mp4',
+      bytes: 0,
+      requestMs: 1,
+      firstByteMs: null,
+      endMs: 2,
+      status: 'error',
+      transferId: 7,
+    });
+    recordAnsweredSegment(stats, undefined, {
+      kind: 'init',
+      mediaType: 'audio',
+      bandwidth: 64_000,
+      url: 'http://o/a.mp4',
+      bytes: 10,
+      requestMs: 1,
+      firstByteMs: 1,
+      endMs: 2,
+      status: 'ok',
+      transferId: 8,
+    });
     const [failed, init] = stats.segments.toArray();
-    expect(failed).toMatchObject({ kind: 'media', mediaType: 'video', index: 9, range: '9000-9999', representationId: 'rep-2', bandwidth: 1_500_000, bytes: 0, status: 'error', transferId: 7 });
+    expect(failed).toMatchObject({
+      kind: 'media',
+      mediaType: 'video',
+      index: 9,
+      range: '9000-9999',
+      representationId: 'rep-2',
+      bandwidth: 1_500_000,
+      bytes: 0,
+      status: 'error',
+      transferId: 7,
+    });
     expect(init).toMatchObject({ kind: 'init', mediaType: 'audio', range: null, representationId: null, bandwidth: 64_000, status: 'ok' });
     expect(Number.isNaN(init?.index)).toBe(true);
   });

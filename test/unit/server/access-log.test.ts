@@ -15,8 +15,24 @@ beforeAll(() => {
 afterAll(() => fx.remove());
 
 const FIELDS = [
-  'conn', 'seq', 'remote', 'method', 'url', 'version', 'range', 'rangeOutcome', 'status', 'bytes',
-  'bodyBytesExpected', 'arrival', 'start', 'end', 'complete', 'error', 'connectionClose', 'userAgent',
+  'conn',
+  'seq',
+  'remote',
+  'method',
+  'url',
+  'version',
+  'range',
+  'rangeOutcome',
+  'status',
+  'bytes',
+  'bodyBytesExpected',
+  'arrival',
+  'start',
+  'end',
+  'complete',
+  'error',
+  'connectionClose',
+  'userAgent',
 ].sort();
 
 describe('access log', () => {
@@ -49,9 +65,20 @@ describe('access log', () => {
 
     const [a, b, m] = recs as [AccessRecord, AccessRecord, AccessRecord];
     expect(a).toMatchObject({
-      conn: 1, seq: 0, method: 'GET', url: '/media/video.m4s', version: 'HTTP/1.1', range: 'bytes=10-19',
-      rangeOutcome: 'partial', status: 206, bytes: 10, bodyBytesExpected: 10, complete: true, error: null,
-      connectionClose: false, userAgent: 'jest-raw',
+      conn: 1,
+      seq: 0,
+      method: 'GET',
+      url: '/media/video.m4s',
+      version: 'HTTP/1.1',
+      range: 'bytes=10-19',
+      rangeOutcome: 'partial',
+      status: 206,
+      bytes: 10,
+      bodyBytesExpected: 10,
+      complete: true,
+      error: null,
+      connectionClose: false,
+      userAgent: 'jest-raw',
     });
     expect(a.remote).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(b).toMatchObject({ conn: 1, seq: 1, url: '/probe', range: null, status: 200, bytes: 2, userAgent: null });
@@ -126,7 +153,11 @@ describe('access log', () => {
     await busy.waitEnd();
     await Promise.all([idle.close(), busy.close()]);
 
-    const recs = fs.readFileSync(logFile, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as AccessRecord);
+    const recs = fs
+      .readFileSync(logFile, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AccessRecord);
     expect(recs.map((r) => [r.conn, r.seq, r.complete, r.error])).toEqual([
       [1, 0, true, null],
       [2, 0, false, 'server-closed'],

@@ -27,10 +27,34 @@ describe('sprint serve --h2 arguments', () => {
 
   test('options that apply to HTTP/2 map as for HTTP/1.1', () => {
     expect(
-      parseServeArgs(['--h2', '--port', '0', '--log', 'l.jsonl', '--no-cors', '--no-range', '--delay', '5ms', '--rate-limit', '8mbit', '--cert', 'c.pem', '--key', 'k.pem']),
+      parseServeArgs([
+        '--h2',
+        '--port',
+        '0',
+        '--log',
+        'l.jsonl',
+        '--no-cors',
+        '--no-range',
+        '--delay',
+        '5ms',
+        '--rate-limit',
+        '8mbit',
+        '--cert',
+        'c.pem',
+        '--key',
+        'k.pem',
+      ]),
     ).toEqual({
-      host: '127.0.0.1', port: 0, logFile: 'l.jsonl', noCors: true, noRange: true, delayMs: 5, rateLimitBitsPerSec: 8e6,
-      h2: true, certFile: 'c.pem', keyFile: 'k.pem',
+      host: '127.0.0.1',
+      port: 0,
+      logFile: 'l.jsonl',
+      noCors: true,
+      noRange: true,
+      delayMs: 5,
+      rateLimitBitsPerSec: 8e6,
+      h2: true,
+      certFile: 'c.pem',
+      keyFile: 'k.pem',
     });
   });
 
@@ -54,7 +78,9 @@ describe('sprint serve --h2 arguments', () => {
 
   test('unreadable --cert is exit 2 naming the file', async () => {
     const c = captureIo();
-    expect(await main(['--h2', '--port', '0', '--cert', path.join(fx.root, 'nope.pem'), '--key', path.join(fx.root, 'nope.key')], c.io)).toBe(2);
+    expect(
+      await main(['--h2', '--port', '0', '--cert', path.join(fx.root, 'nope.pem'), '--key', path.join(fx.root, 'nope.key')], c.io),
+    ).toBe(2);
     expect(c.err()).toMatch(/--cert .*nope\.pem/);
   });
 });

@@ -63,7 +63,11 @@ describe('fault injection', () => {
     const o = await originWith({ noCors: true });
     const r = await fetchRaw(o.port, request('/media/video.m4s', { Origin: 'http://x.example' }));
     expect(r.status).toBe(200);
-    const pre = await fetchRaw(o.port, request('/media/video.m4s', { Origin: 'http://x.example', 'Access-Control-Request-Method': 'GET' }, 'OPTIONS'), true);
+    const pre = await fetchRaw(
+      o.port,
+      request('/media/video.m4s', { Origin: 'http://x.example', 'Access-Control-Request-Method': 'GET' }, 'OPTIONS'),
+      true,
+    );
     for (const h of [r.headers, pre.headers]) {
       expect([...h.keys()].filter((k) => k.startsWith('access-control-') || k === 'timing-allow-origin')).toEqual([]);
     }
@@ -124,7 +128,12 @@ describe('fault injection', () => {
     const headEnd = rest.indexOf('\r\n\r\n');
     expect(rest.slice(0, headEnd)).toMatch(/Content-Length: 100000/);
     expect(rest.length - headEnd - 4).toBe(1000);
-    expect(c.rest().subarray(headEnd + 4).equals(fx.video.subarray(0, 1000))).toBe(true);
+    expect(
+      c
+        .rest()
+        .subarray(headEnd + 4)
+        .equals(fx.video.subarray(0, 1000)),
+    ).toBe(true);
     await c.close();
     await waitForRecords(o, 2);
     expect(o.records()[0]).toMatchObject({ bytes: 1000, bodyBytesExpected: 100000, complete: false, error: 'fault-reset-after-bytes' });
@@ -281,7 +290,13 @@ describe('rateLimitBitsPerSec (loopback bottleneck for e2e tests)', () => {
 
 describe('rateLimitPieceBytes (a smoother paced link)', () => {
   it('serves the same body in smaller paced writes', async () => {
-    const o = await startOrigin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, rateLimitBitsPerSec: 50e6, rateLimitPieceBytes: 4096 });
+    const o = await startOrigin({
+      mediaDir: fx.mediaDir,
+      pageDir: fx.pageDir,
+      distDir: fx.distDir,
+      rateLimitBitsPerSec: 50e6,
+      rateLimitPieceBytes: 4096,
+    });
     try {
       const r = await fetchRaw(o.port, request('/media/video.m4s'));
       const fs = await import('fs');

@@ -11,7 +11,14 @@ import * as fs from 'fs';
 import * as http2 from 'http2';
 import * as path from 'path';
 import * as tls from 'tls';
-import { startH2Origin, makeSelfSignedCert, spkiHashOf, type H2Origin, type H2AccessRecord, type TlsIdentity } from '../../../demo/server/h2-origin';
+import {
+  startH2Origin,
+  makeSelfSignedCert,
+  spkiHashOf,
+  type H2Origin,
+  type H2AccessRecord,
+  type TlsIdentity,
+} from '../../../demo/server/h2-origin';
 import { makeFixture, type Fixture } from './helpers';
 
 const WAIT_MS = 10000;
@@ -80,7 +87,10 @@ describe('HTTP/2 origin', () => {
   let logFile: string;
   beforeAll(async () => {
     logFile = path.join(fx.root, 'h2.jsonl');
-    origin = await startH2Origin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, logFile, onServerError: () => undefined }, identity);
+    origin = await startH2Origin(
+      { mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, logFile, onServerError: () => undefined },
+      identity,
+    );
   });
   afterAll(async () => {
     await origin?.close();
@@ -122,7 +132,12 @@ describe('HTTP/2 origin', () => {
       expect(head.status).toBe(200);
       expect(head.headers['content-length']).toBe(String(fx.video.length));
       expect(head.body.length).toBe(0);
-      const pre = await get(s, '/media/video.m4s', { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' }, 'OPTIONS');
+      const pre = await get(
+        s,
+        '/media/video.m4s',
+        { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' },
+        'OPTIONS',
+      );
       expect(pre.status).toBe(204);
       expect(pre.headers['access-control-allow-headers']).toMatch(/Range/);
     } finally {
@@ -182,7 +197,11 @@ describe('HTTP/2 origin', () => {
     const onB = recs.find((r) => r.url === '/probe') as H2AccessRecord;
     expect(onB.conn).not.toBe(onA[0]?.conn);
     // The JSON-lines file has the same records.
-    const lines = fs.readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as H2AccessRecord);
+    const lines = fs
+      .readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as H2AccessRecord);
     expect(lines.filter((r) => r.conn === onA[0]?.conn && r.url === '/media/video.m4s')).toHaveLength(4);
     expect(lines.every((r) => r.protocol === 'h2' && typeof r.stream === 'number')).toBe(true);
   });
@@ -214,7 +233,9 @@ describe('HTTP/2 origin', () => {
       expect(rec.bodyBytesExpected).toBe(total);
       // Same session, next stream: the cancel did not cost the connection.
       expect((await get(s, '/probe')).status).toBe(200);
-      const next = await waitFor('the probe after the cancel', () => origin.records().find((r) => r.url === '/probe' && r.seq === rec.seq + 1 && r.conn === rec.conn));
+      const next = await waitFor('the probe after the cancel', () =>
+        origin.records().find((r) => r.url === '/probe' && r.seq === rec.seq + 1 && r.conn === rec.conn),
+      );
       expect(next.complete).toBe(true);
     } finally {
       await closeSession(s);
@@ -240,20 +261,27 @@ describe('HTTP/2 origin', () => {
 
 describe('HTTP/2 origin options and certificate', () => {
   test('HTTP/1.1 connection options are refused with a clear message', async () => {
-    await expect(startH2Origin({ maxRequestsPerConnection: 5 } as never, identity)).rejects.toThrow(/maxRequestsPerConnection is an HTTP\/1.1 connection option/);
+    await expect(startH2Origin({ maxRequestsPerConnection: 5 } as never, identity)).rejects.toThrow(
+      /maxRequestsPerConnection is an HTTP\/1.1 connection option/,
+    );
   });
 
   test('a port in use is a clear error', async () => {
     const first = await startH2Origin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir }, identity);
     try {
-      await expect(startH2Origin({ port: first.port, mediaDir: fx.mediaDir }, identity)).rejects.toThrow(/HTTP\/2 origin cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/);
+      await expect(startH2Origin({ port: first.port, mediaDir: fx.mediaDir }, identity)).rejects.toThrow(
+        /HTTP\/2 origin cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/,
+      );
     } finally {
       await first.close();
     }
   });
 
   test('pacing option is accepted and bodies still arrive whole', async () => {
-    const origin = await startH2Origin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, rateLimitBitsPerSec: 50e6 }, identity);
+    const origin = await startH2Origin(
+      { mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, rateLimitBitsPerSec: 50e6 },
+      identity,
+    );
     try {
       const s = await connect(origin);
       try {

@@ -66,7 +66,20 @@ export async function startNginxCli(name: string, prepare: (dir: string) => stri
     fs.writeFileSync(path.join(dir, 'page', 'index.html'), '<!doctype html><title>t</title>');
     const extra = prepare(dir);
     const port = await freePort();
-    const args = [NGINX_CLI, '--port', String(port), '--log', logPath, '--media', path.join(dir, 'media'), '--page', path.join(dir, 'page'), '--dist', path.join(dir, 'dist'), ...extra];
+    const args = [
+      NGINX_CLI,
+      '--port',
+      String(port),
+      '--log',
+      logPath,
+      '--media',
+      path.join(dir, 'media'),
+      '--page',
+      path.join(dir, 'page'),
+      '--dist',
+      path.join(dir, 'dist'),
+      ...extra,
+    ];
     const started = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child = started;
     let err = '';
@@ -80,7 +93,14 @@ export async function startNginxCli(name: string, prepare: (dir: string) => stri
       started.once('exit', (code) => reject(new Error(`nginx origin exited ${code}: ${err}`)));
     });
     const records = (): Array<Record<string, unknown>> =>
-      fs.existsSync(logPath) ? fs.readFileSync(logPath, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+      fs.existsSync(logPath)
+        ? fs
+            .readFileSync(logPath, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as Record<string, unknown>)
+        : [];
     return { dir, port, file, url, logPath, child: started, records, stop };
   } catch (e) {
     await stop();

@@ -121,7 +121,11 @@ async function pipelined(port: number, requests: Uint8Array[], count: number): P
       { start: 100_000, end: 199_999 },
       { start: 200_000, end: 299_999 },
     ];
-    const answers = await pipelined(port, ranges.map((r) => get('/media/rep.mp4', r)), 3);
+    const answers = await pipelined(
+      port,
+      ranges.map((r) => get('/media/rep.mp4', r)),
+      3,
+    );
     answers.forEach((a, i) => {
       const r = ranges[i] as { start: number; end: number };
       expect(a.head.status).toBe(206);
@@ -130,7 +134,9 @@ async function pipelined(port: number, requests: Uint8Array[], count: number): P
     // nginx writes the log line when a response is done; give it a moment.
     let lines: Array<{ conn: number; seq: number; range: string }> = [];
     for (let i = 0; i < 50 && lines.length < 3; i += 1) {
-      lines = (origin.records() as typeof lines).filter((l) => (l as unknown as { url: string }).url === '/media/rep.mp4' && l.range !== 'bytes=1000-1999');
+      lines = (origin.records() as typeof lines).filter(
+        (l) => (l as unknown as { url: string }).url === '/media/rep.mp4' && l.range !== 'bytes=1000-1999',
+      );
       if (lines.length < 3) await new Promise((r) => setTimeout(r, 100));
     }
     expect(lines.map((l) => l.range)).toEqual(['bytes=0-99999', 'bytes=100000-199999', 'bytes=200000-299999']);

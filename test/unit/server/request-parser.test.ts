@@ -23,7 +23,10 @@ function one(text: string): ParseResult {
 describe('RequestParser', () => {
   test('parses pipelined heads from one buffer in order', () => {
     const p = new RequestParser();
-    p.feed(Buffer.from('GET /a HTTP/1.1\r\nHost: x\r\n\r\nHEAD /b HTTP/1.1\r\nHost: x\r\nRange: bytes=0-1\r\n\r\nGET /c HTTP/1.0\r\n\r\n'), 42.5);
+    p.feed(
+      Buffer.from('GET /a HTTP/1.1\r\nHost: x\r\n\r\nHEAD /b HTTP/1.1\r\nHost: x\r\nRange: bytes=0-1\r\n\r\nGET /c HTTP/1.0\r\n\r\n'),
+      42.5,
+    );
     const rs = parseAll(p) as ParsedRequest[];
     expect(rs.map((r) => [r.method, r.target, r.version])).toEqual([
       ['GET', '/a', 'HTTP/1.1'],

@@ -126,11 +126,15 @@ describe('CORS', () => {
   test('preflight allows Range', async () => {
     const r = await fetchRaw(
       origin.port,
-      request('/media/video.m4s', {
-        Origin: 'http://elsewhere.example',
-        'Access-Control-Request-Method': 'GET',
-        'Access-Control-Request-Headers': 'range',
-      }, 'OPTIONS'),
+      request(
+        '/media/video.m4s',
+        {
+          Origin: 'http://elsewhere.example',
+          'Access-Control-Request-Method': 'GET',
+          'Access-Control-Request-Headers': 'range',
+        },
+        'OPTIONS',
+      ),
       true,
     );
     expect(r.status).toBe(204);
@@ -182,9 +186,12 @@ describe('probe and bulk', () => {
     expect(r.body.length).toBe(0);
   });
 
-  test.each(['/bulk', '/bulk?bytes=', '/bulk?bytes=-1', '/bulk?bytes=1e3', '/bulk?bytes=100000000001'])('%s is a 400 that says why', async (p) => {
-    const r = await get(p);
-    expect(r.status).toBe(400);
-    expect(r.body.toString()).toMatch(/bytes/);
-  });
+  test.each(['/bulk', '/bulk?bytes=', '/bulk?bytes=-1', '/bulk?bytes=1e3', '/bulk?bytes=100000000001'])(
+    '%s is a 400 that says why',
+    async (p) => {
+      const r = await get(p);
+      expect(r.status).toBe(400);
+      expect(r.body.toString()).toMatch(/bytes/);
+    },
+  );
 });

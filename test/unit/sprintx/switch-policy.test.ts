@@ -27,13 +27,22 @@ describe('decideSwitch', () => {
   it('lets the switch go at the first segment boundary after the chunk is in', () => {
     // chunk received and every received segment handed to dash.js
     expect(decideSwitch({ ...base, receivedBytes: 10 * MB, unservedBytes: 0 })).toEqual({ hold: false, why: 'chunk delivered' });
-    expect(decideSwitch({ ...base, transferFinished: true, receivedBytes: 10 * MB, unservedBytes: 0 })).toEqual({ hold: false, why: 'chunk delivered' });
+    expect(decideSwitch({ ...base, transferFinished: true, receivedBytes: 10 * MB, unservedBytes: 0 })).toEqual({
+      hold: false,
+      why: 'chunk delivered',
+    });
   });
 
   it('hands over old-representation segments already downloaded before switching', () => {
-    expect(decideSwitch({ ...base, transferFinished: true, receivedBytes: 10 * MB, unservedBytes: 2 * MB })).toEqual({ hold: true, why: 'old segments downloaded' });
+    expect(decideSwitch({ ...base, transferFinished: true, receivedBytes: 10 * MB, unservedBytes: 2 * MB })).toEqual({
+      hold: true,
+      why: 'old segments downloaded',
+    });
     // even with the buffer low: they are here, handing them over is instant
-    expect(decideSwitch({ ...base, transferFinished: true, receivedBytes: 10 * MB, unservedBytes: 2 * MB, bufferSec: 1 })).toEqual({ hold: true, why: 'old segments downloaded' });
+    expect(decideSwitch({ ...base, transferFinished: true, receivedBytes: 10 * MB, unservedBytes: 2 * MB, bufferSec: 1 })).toEqual({
+      hold: true,
+      why: 'old segments downloaded',
+    });
   });
 
   it('cancels a running transfer when the buffer is below the safety level', () => {
@@ -47,7 +56,7 @@ describe('decideSwitch', () => {
     expect(decideSwitch({ ...base, transferOnOldRepresentation: false })).toEqual({ hold: false, why: 'no transfer to protect' });
   });
 
-  it('the immediate policy (the paper\'s) never holds', () => {
+  it("the immediate policy (the paper's) never holds", () => {
     expect(decideSwitch({ ...base, policy: 'immediate' })).toEqual({ hold: false, why: 'immediate policy' });
   });
 });

@@ -11,7 +11,9 @@ import { readWireSeries, seriesFromWireRecords, WireRecord } from '../../../demo
 describe('Binner', () => {
   it('emits aligned, gap-free bins with per-flow counts', () => {
     const bins: Array<{ startMs: number; flows: Record<string, number> }> = [];
-    const b = new Binner(100, (bin: Bin) => bins.push({ startMs: bin.startMs, flows: Object.fromEntries([...bin.flows].map(([k, c]) => [k, c.bytes])) }));
+    const b = new Binner(100, (bin: Bin) =>
+      bins.push({ startMs: bin.startMs, flows: Object.fromEntries([...bin.flows].map(([k, c]) => [k, c.bytes])) }),
+    );
     b.start(1050);
     b.add('8001', 1060, 10, 76);
     b.add('8002', 1099, 5);
@@ -66,7 +68,12 @@ describe('JSON lines and wire series', () => {
     const recs: WireRecord[] = [
       { kind: 'wire', t: 10.0, binMs: 100, flows: { '8001': { bytes: 100, wireBytes: 166, packets: 1 } } },
       { kind: 'wire', t: 10.1, binMs: 100, flows: {} },
-      { kind: 'wire', t: 10.2, binMs: 100, flows: { '8002': { bytes: 50, wireBytes: 116, packets: 1 }, '8001': { bytes: 1, wireBytes: 67, packets: 1 } } },
+      {
+        kind: 'wire',
+        t: 10.2,
+        binMs: 100,
+        flows: { '8002': { bytes: 50, wireBytes: 116, packets: 1 }, '8001': { bytes: 1, wireBytes: 67, packets: 1 } },
+      },
     ];
     const s = seriesFromWireRecords(recs);
     expect(s.t0S).toBe(10);
@@ -79,9 +86,11 @@ describe('JSON lines and wire series', () => {
   });
 
   it('refuses records with mixed bin widths', () => {
-    expect(() => seriesFromWireRecords([
-      { kind: 'wire', t: 0, binMs: 100, flows: {} },
-      { kind: 'wire', t: 1, binMs: 50, flows: {} },
-    ])).toThrow(/mix bin widths/);
+    expect(() =>
+      seriesFromWireRecords([
+        { kind: 'wire', t: 0, binMs: 100, flows: {} },
+        { kind: 'wire', t: 1, binMs: 50, flows: {} },
+      ]),
+    ).toThrow(/mix bin widths/);
   });
 });

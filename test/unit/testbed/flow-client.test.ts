@@ -58,7 +58,15 @@ describe('flow client over loopback', () => {
 
   it('logs connection errors and keeps retrying until the duration ends', async () => {
     const out = path.join(dir, 'err.jsonl');
-    const summary = await runFlowClient({ host: '127.0.0.1', port: 1, path: '/bulk?bytes=1', durationS: 0.5, out, label: 'x', retryMs: 100 });
+    const summary = await runFlowClient({
+      host: '127.0.0.1',
+      port: 1,
+      path: '/bulk?bytes=1',
+      durationS: 0.5,
+      out,
+      label: 'x',
+      retryMs: 100,
+    });
     expect(summary.bytes).toBe(0);
     expect(summary.errors).toBeGreaterThanOrEqual(2);
     const errs = readJsonl<{ kind: string; error?: string }>(out).filter((r) => r.kind === 'request');
@@ -66,6 +74,8 @@ describe('flow client over loopback', () => {
   });
 
   it('rejects a bad port with the flow name', async () => {
-    await expect(runFlowClient({ host: '127.0.0.1', port: 0, path: '/', durationS: 1, out: path.join(dir, 'x'), label: 'seq' })).rejects.toThrow(/seq: bad port/);
+    await expect(
+      runFlowClient({ host: '127.0.0.1', port: 0, path: '/', durationS: 1, out: path.join(dir, 'x'), label: 'seq' }),
+    ).rejects.toThrow(/seq: bad port/);
   });
 });

@@ -18,10 +18,27 @@ describe('ss -tinH parser', () => {
   it('reads the sender state of each connection', () => {
     const [a, b] = parseSsOutput(SS_CUBIC, 1234.5);
     expect(a).toMatchObject({
-      t: 1234.5, localAddr: '10.201.1.2', localPort: 8001, peerAddr: '10.201.2.2', peerPort: 35870,
-      recvQBytes: 0, sendQBytes: 165072, cc: 'cubic', cwnd: 45, ssthresh: 28, mss: 1448,
-      rttMs: 137.464, rttVarMs: 14.374, minRttMs: 0.021, bytesSent: 586440, bytesAcked: 521280,
-      bytesRetrans: 2896, retransTotal: 2, unacked: 45, deliveryRateBitsPerSec: 2869176, pacingRateBitsPerSec: 4550512,
+      t: 1234.5,
+      localAddr: '10.201.1.2',
+      localPort: 8001,
+      peerAddr: '10.201.2.2',
+      peerPort: 35870,
+      recvQBytes: 0,
+      sendQBytes: 165072,
+      cc: 'cubic',
+      cwnd: 45,
+      ssthresh: 28,
+      mss: 1448,
+      rttMs: 137.464,
+      rttVarMs: 14.374,
+      minRttMs: 0.021,
+      bytesSent: 586440,
+      bytesAcked: 521280,
+      bytesRetrans: 2896,
+      retransTotal: 2,
+      unacked: 45,
+      deliveryRateBitsPerSec: 2869176,
+      pacingRateBitsPerSec: 4550512,
     });
     expect(b).toMatchObject({ localPort: 8002, cc: 'bbr', cwnd: 10, ssthresh: null, deliveryRateBitsPerSec: 1.5e6 });
   });
@@ -58,24 +75,52 @@ describe('congestion-control check', () => {
 
 describe('tcpdump line parser', () => {
   it('reads time, frame length, ports and payload', () => {
-    const p = parseTcpdumpLine('1795316888.558642 6a:1f:2c:00:00:01 > 6a:1f:2c:00:00:02, IPv4, length 1514: 10.201.1.2.8001 > 10.201.2.2.35870: tcp 1448');
-    expect(p).toEqual({ t: 1795316888.558642, frameBytes: 1514, srcAddr: '10.201.1.2', srcPort: 8001, dstAddr: '10.201.2.2', dstPort: 35870, payloadBytes: 1448 });
+    const p = parseTcpdumpLine(
+      '1795316888.558642 6a:1f:2c:00:00:01 > 6a:1f:2c:00:00:02, IPv4, length 1514: 10.201.1.2.8001 > 10.201.2.2.35870: tcp 1448',
+    );
+    expect(p).toEqual({
+      t: 1795316888.558642,
+      frameBytes: 1514,
+      srcAddr: '10.201.1.2',
+      srcPort: 8001,
+      dstAddr: '10.201.2.2',
+      dstPort: 35870,
+      payloadBytes: 1448,
+    });
   });
 
   it('estimates the frame length without -e', () => {
-    expect(parseTcpdumpLine('1795316888.558670 IP 10.201.2.2.35870 > 10.201.1.2.8001: tcp 0')).toMatchObject({ frameBytes: 66, payloadBytes: 0, srcPort: 35870 });
+    expect(parseTcpdumpLine('1795316888.558670 IP 10.201.2.2.35870 > 10.201.1.2.8001: tcp 0')).toMatchObject({
+      frameBytes: 66,
+      payloadBytes: 0,
+      srcPort: 35870,
+    });
   });
 
   it('ignores other lines and reads the exit counts', () => {
     expect(parseTcpdumpLine('listening on x, link-type EN10MB (Ethernet), snapshot length 96 bytes')).toBeNull();
-    expect(parseTcpdumpStats('5 packets captured\n28 packets received by filter\n0 packets dropped by kernel\n')).toEqual({ captured: 5, droppedByKernel: 0 });
+    expect(parseTcpdumpStats('5 packets captured\n28 packets received by filter\n0 packets dropped by kernel\n')).toEqual({
+      captured: 5,
+      droppedByKernel: 0,
+    });
   });
 });
 
 describe('tc qdisc JSON parser', () => {
   it('reads backlog and drops of the root qdisc', () => {
-    const json = '[{"kind":"tbf","handle":"8001:","root":true,"refcnt":3,"options":{"rate":375000,"burst":5119,"lat":685397},"bytes":1000,"packets":10,"drops":3,"overlimits":7,"requeues":0,"backlog":4542,"qlen":3}]';
-    expect(parseQdiscJson(json, 9, 'r1')).toEqual({ t: 9, dev: 'r1', qdisc: 'tbf', backlogBytes: 4542, backlogPackets: 3, drops: 3, sentBytes: 1000, sentPackets: 10, overlimits: 7 });
+    const json =
+      '[{"kind":"tbf","handle":"8001:","root":true,"refcnt":3,"options":{"rate":375000,"burst":5119,"lat":685397},"bytes":1000,"packets":10,"drops":3,"overlimits":7,"requeues":0,"backlog":4542,"qlen":3}]';
+    expect(parseQdiscJson(json, 9, 'r1')).toEqual({
+      t: 9,
+      dev: 'r1',
+      qdisc: 'tbf',
+      backlogBytes: 4542,
+      backlogPackets: 3,
+      drops: 3,
+      sentBytes: 1000,
+      sentPackets: 10,
+      overlimits: 7,
+    });
   });
 
   it('says what is wrong with bad output', () => {

@@ -59,7 +59,10 @@ describe('clean-up registry', () => {
 
 describe('delay element statistics', () => {
   it('reads the JSON lines printed at exit', () => {
-    const out = 'ready spx1d\n{"direction":"down","delayMs":20,"sent":5,"dropped":0,"lateP50Ms":0.2,"lateP99Ms":1,"lateMaxMs":2,"over1Ms":0,"over2Ms":0}\n';
-    expect(parseDelayStats(out)).toEqual([{ direction: 'down', delayMs: 20, sent: 5, dropped: 0, lateP50Ms: 0.2, lateP99Ms: 1, lateMaxMs: 2, over1Ms: 0, over2Ms: 0 }]);
+    const out =
+      'ready spx1d\n{"direction":"down","delayMs":20,"sent":5,"dropped":0,"lateP50Ms":0.2,"lateP99Ms":1,"lateMaxMs":2,"over1Ms":0,"over2Ms":0}\n';
+    expect(parseDelayStats(out)).toEqual([
+      { direction: 'down', delayMs: 20, sent: 5, dropped: 0, lateP50Ms: 0.2, lateP99Ms: 1, lateMaxMs: 2, over1Ms: 0, over2Ms: 0 },
+    ]);
   });
 });

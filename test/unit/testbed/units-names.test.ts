@@ -50,14 +50,24 @@ describe('run names', () => {
 describe('topology options', () => {
   it('fills defaults: cubic, slow start after idle on, no delay, 4 ms burst or 5 KB', () => {
     const r = resolveTopology({ rateBitsPerSec: 3e6, queueBytes: 262144 });
-    expect(r).toEqual({ rateBitsPerSec: 3e6, queueBytes: 262144, burstBytes: 5120, congestionControl: 'cubic', slowStartAfterIdle: true, delayMs: null, uplink: null });
+    expect(r).toEqual({
+      rateBitsPerSec: 3e6,
+      queueBytes: 262144,
+      burstBytes: 5120,
+      congestionControl: 'cubic',
+      slowStartAfterIdle: true,
+      delayMs: null,
+      uplink: null,
+    });
     expect(resolveTopology({ rateBitsPerSec: 25e6, queueBytes: 65536 }).burstBytes).toBe(12500);
   });
 
   it('names the bad option', () => {
     expect(() => resolveTopology({ rateBitsPerSec: 0, queueBytes: 262144 })).toThrow(/rateBitsPerSec/);
     expect(() => resolveTopology({ rateBitsPerSec: 3e6, queueBytes: 100 })).toThrow(/queueBytes/);
-    expect(() => resolveTopology({ rateBitsPerSec: 3e6, queueBytes: 262144, congestionControl: 'vegas' as never })).toThrow(/congestionControl/);
+    expect(() => resolveTopology({ rateBitsPerSec: 3e6, queueBytes: 262144, congestionControl: 'vegas' as never })).toThrow(
+      /congestionControl/,
+    );
     expect(() => resolveTopology({ rateBitsPerSec: 3e6, queueBytes: 262144, delayMs: { down: -1, up: 0 } })).toThrow(/delayMs.down/);
   });
 });

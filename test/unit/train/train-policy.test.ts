@@ -6,7 +6,16 @@
 import { TrainPolicy, type IssueContext } from '../../../src/train/train-policy';
 
 /** A buffer well above a 12 s target: only an unspent minimum train may issue. */
-const full: IssueContext = { outstanding: 0, unreceivedBytes: 0, arrivingBytes: 0, fairBdpBytes: 300_000, bufferSec: 20, inFlightSec: 0, segmentSec: 4, bufferTargetSec: 12 };
+const full: IssueContext = {
+  outstanding: 0,
+  unreceivedBytes: 0,
+  arrivingBytes: 0,
+  fairBdpBytes: 300_000,
+  bufferSec: 20,
+  inFlightSec: 0,
+  segmentSec: 4,
+  bufferTargetSec: 12,
+};
 /** Two 150 KB requests outstanding, the first arriving: 250 KB unreceived, below a 300 KB BDP plus 150 KB arriving. */
 const smallSegments = { outstanding: 2, unreceivedBytes: 250_000, arrivingBytes: 150_000 };
 /** Four of them: 550 KB unreceived, the window (450 KB) is full. */

@@ -76,13 +76,29 @@ const api = {
         left -= 1;
         if (left === 0) {
           clearTimeout(timer);
-          void Promise.all(results.map(async (r, i) => {
-            if (r.endT !== null) r.sha256 = await sha256(parts[i] as Uint8Array[]);
-          })).then(() => resolve(results));
+          void Promise.all(
+            results.map(async (r, i) => {
+              if (r.endT !== null) r.sha256 = await sha256(parts[i] as Uint8Array[]);
+            }),
+          ).then(() => resolve(results));
         }
       };
       reqs.forEach((req, i) => {
-        const r: ReqResult = { status: null, headers: {}, bytes: 0, sha256: null, pieces: 0, maxPiece: 0, headT: null, endT: null, error: null, retryable: null, pageFirstDataMs: null, pageEndMs: null, violations: [] };
+        const r: ReqResult = {
+          status: null,
+          headers: {},
+          bytes: 0,
+          sha256: null,
+          pieces: 0,
+          maxPiece: 0,
+          headT: null,
+          endT: null,
+          error: null,
+          retryable: null,
+          pageFirstDataMs: null,
+          pageEndMs: null,
+          violations: [],
+        };
         results.push(r);
         parts.push([]);
         let done = false;

@@ -39,6 +39,8 @@ interface WebpackCompiler {
 
 /** Runs one webpack build and closes the compiler (so no cache work keeps Jest alive). */
 export function runWebpack(config: unknown): Promise<void> {
+  // webpack is loaded only when a test builds (its import costs seconds)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const webpack = require('webpack') as (c: unknown) => WebpackCompiler;
   const compiler = webpack(config);
   return new Promise((res, rej) => {
@@ -69,6 +71,8 @@ export async function buildArtifacts(): Promise<Artifacts> {
       encoding: 'utf8',
     });
     if (go.error || go.status !== 0) throw new Error(`go build of the socket host failed: ${go.error?.message ?? ''}${go.stderr}`);
+    // the extension's own build configuration, plain CommonJS
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const extensionConfig = require(join(ROOT, 'extension', 'webpack.config.js')) as (env: { outDir: string; mode: string }) => unknown;
     await runWebpack(extensionConfig({ outDir: unpacked, mode: 'development' }));
     await runWebpack({
@@ -80,12 +84,30 @@ export async function buildArtifacts(): Promise<Artifacts> {
       output: { path: pageDir, filename: '[name].js' },
       resolve: { extensions: ['.ts', '.js'] },
       module: {
-        rules: [{ test: /\.ts$/, loader: 'ts-loader', options: { configFile: join(ROOT, 'player', 'tsconfig.json'), onlyCompileBundledFiles: true }, exclude: /node_modules/ }],
+        rules: [
+          {
+            test: /\.ts$/,
+            loader: 'ts-loader',
+            options: { configFile: join(ROOT, 'player', 'tsconfig.json'), onlyCompileBundledFiles: true },
+            exclude: /node_modules/,
+          },
+        ],
       },
       stats: 'errors-warnings',
     });
-    writeFileSync(join(pageDir, 'index.html'), '<!doctype html><html><head><meta charset="utf-8"><title>sprint-ext-test</title></head><body><script src="/ext-test.js"></script></body></html>\n');
-    return { dir, unpacked, hostBinary, pageDir, mediaDir, extensionId: extensionIdFromManifest(join(ROOT, 'extension', 'manifest.json')), close };
+    writeFileSync(
+      join(pageDir, 'index.html'),
+      '<!doctype html><html><head><meta charset="utf-8"><title>sprint-ext-test</title></head><body><script src="/ext-test.js"></script></body></html>\n',
+    );
+    return {
+      dir,
+      unpacked,
+      hostBinary,
+      pageDir,
+      mediaDir,
+      extensionId: extensionIdFromManifest(join(ROOT, 'extension', 'manifest.json')),
+      close,
+    };
   } catch (e) {
     close();
     throw e;

@@ -88,7 +88,13 @@ export class PageSession {
         disconnect: () => undefined,
       },
       page,
-      { host: () => Promise.resolve(host), userAgent: 'Sprint-test', log: (l) => this.log.push(l), workerStartedAt: Date.now(), ...options },
+      {
+        host: () => Promise.resolve(host),
+        userAgent: 'Sprint-test',
+        log: (l) => this.log.push(l),
+        workerStartedAt: Date.now(),
+        ...options,
+      },
     );
   }
 
@@ -108,9 +114,10 @@ export class PageSession {
     const id = this.nextId;
     this.nextId += 1;
     this.session.handle({ type: 'request', id, url });
-    return this.until(() => this.pageMessages.some((m) => 'id' in m && m.id === id && (m.type === 'end' || m.type === 'error')), timeoutMs).then(() =>
-      this.pageMessages.filter((m) => 'id' in m && m.id === id),
-    );
+    return this.until(
+      () => this.pageMessages.some((m) => 'id' in m && m.id === id && (m.type === 'end' || m.type === 'error')),
+      timeoutMs,
+    ).then(() => this.pageMessages.filter((m) => 'id' in m && m.id === id));
   }
 
   /** Sends a page message (`id` is filled in for request/cancel/stats if omitted); returns the id used. */
@@ -129,7 +136,10 @@ export class PageSession {
 
   until(pred: () => boolean, timeoutMs = 15_000): Promise<void> {
     return new Promise((resolvePromise, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms; page got ${JSON.stringify(this.pageMessages).slice(0, 2000)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`timed out after ${timeoutMs} ms; page got ${JSON.stringify(this.pageMessages).slice(0, 2000)}`)),
+        timeoutMs,
+      );
       const check = (): void => {
         if (pred()) {
           clearTimeout(timer);
@@ -146,7 +156,9 @@ export class PageSession {
 }
 
 /** A raw TCP origin on 127.0.0.1 that answers every connection with `onConn`. */
-export async function rawOrigin(onConn: (sock: Socket) => void): Promise<{ server: Server; port: number; sockets: Set<Socket>; close(): Promise<void> }> {
+export async function rawOrigin(
+  onConn: (sock: Socket) => void,
+): Promise<{ server: Server; port: number; sockets: Set<Socket>; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const server = createServer((sock) => {
     sockets.add(sock);
