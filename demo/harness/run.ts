@@ -18,6 +18,10 @@
 // private temporary directory removed when the run ends), the player URLs are
 // https, and Chromium trusts that one certificate by its SPKI hash
 // (--ignore-certificate-errors-spki-list), nothing else.
+//
+// Size (486 lines): one run's steps in order, each paired with its teardown;
+// the pieces themselves (testbed, origins, browser, capture, schedule,
+// summary) live in their own modules.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import * as os from 'os';

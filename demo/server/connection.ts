@@ -9,6 +9,10 @@
 // client) rather than anything being refused. The connection-level fault
 // options (request limit, close after each response, HTTP/1.0, cut mid-body,
 // delay, misordering) are applied here.
+//
+// Size (516 lines): the connection state machine (parse, queue, respond in
+// order, close with linger) and the fault options it applies are one unit;
+// parsing and routing are in request-parser.ts and routes.ts.
 
 import type * as net from 'net';
 import { PIECE_BYTES, type BodySource } from './body-source';

@@ -28,6 +28,10 @@
 //   origin.url;       // "https://127.0.0.1:PORT"
 //   origin.spkiHash;  // for --ignore-certificate-errors-spki-list
 //   await origin.close();
+//
+// Size (533 lines): the HTTP/2 server with its session bookkeeping, fault
+// options and access records in one place, as origin.ts + connection.ts are
+// for HTTP/1.1; the resources come from the shared router.
 
 import * as http2 from 'http2';
 import type * as net from 'net';

@@ -40,6 +40,10 @@
  * running its message loop stops the download instead of piling it up.
  *
  * Browser code: DOM APIs only, no Node.
+ *
+ * Size (445 lines): the page side of one session: requests, queries, back-
+ * pressure and reconnection share the session's port and pending list; the
+ * handshake and the protocol are in extension/.
  */
 import { openSession, type SessionOpen } from './extension/handshake';
 import {

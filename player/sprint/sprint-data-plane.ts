@@ -40,25 +40,35 @@
  * Faults are visible and lose nothing: a request whose connection went away
  * is re-issued (the transport says when that is safe); one that fails for
  * good is failed back to dash.js, whose own retry policy takes over.
+ *
+ * Size (694 lines): one state machine: a request's life (issue, bytes, end,
+ * failure, re-issue, abort), the train it belongs to and the in-order release
+ * share per-type state that must change together within one event turn. What
+ * stands alone is split out: estimates (../estimates/estimate-hub.ts), the
+ * hand-off to dash.js (segment-handoff.ts), the train policy
+ * (src/train/train-policy.ts), the window (src/model/outstanding-window.ts),
+ * the dash.js hooks (../dash/).
  */
 import { parseRange } from '../../src/sprintx/range-plan';
 import { outstandingBytes } from '../../src/model/outstanding-window';
 import { TrainPolicy } from '../../src/train/train-policy';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
-import { DashFragmentRecorder, recordAnsweredSegment } from '../dataplane/segment-records';
+import { DashFragmentRecorder } from '../dataplane/segment-records';
 import { announceFallback } from '../dataplane/fallback';
 import { nowMs } from '../dataplane/clock';
 import { bufferLength } from '../dash/buffer-level';
 import { installLoaderHook } from '../dash/loader-hook';
 import { BYTES_APPENDED_END_FRAGMENT, FRAGMENT_LOADING_STARTED, onCoreEvent, onQuotaExceeded } from '../dash/core-events';
 import { applyTrainSettings } from '../dash/train-settings';
-import type { LoaderRequest, LoaderResponse, SegmentLoadHandler, WireTiming } from '../dash/loader-types';
+import type { LoaderRequest, LoaderResponse, SegmentLoadHandler } from '../dash/loader-types';
 import { installSchedulerHook, type SchedulerHandle } from '../dash/scheduler-hook';
 import { EstimateHub } from '../estimates/estimate-hub';
 
-import type { TrainRecord, TransferRecord } from '../stats/types';
-import type { RequestTicket, TrainTransport } from './train-transport';
+import type { TransferRecord } from '../stats/types';
+import type { Entry, TypeState } from './train-entry';
+import { deliverToDash, failToDash, recordEntrySegment } from './segment-handoff';
+import type { TrainTransport } from './train-transport';
 
 /** Segment duration assumed while the next segment's is not known (the buffer target lift), seconds. */
 const TYPICAL_SEGMENT_SEC = 4;
@@ -76,51 +86,6 @@ const APPEND_WATCHDOG_MS = 3000;
  * stream, a seek, a switch it is still preparing, a buffer quota error).
  */
 const TRAIN_STALL_MS = 1500;
-
-type EntryState = 'loading' | 'done' | 'failed' | 'aborted';
-
-interface Entry {
-  type: string;
-  kind: 'init' | 'media';
-  url: string;
-  range: { start: number; end: number } | undefined;
-  expectedBytes: number;
-  mediaSec: number;
-  bitrate: number | null;
-  req: LoaderRequest;
-  resp: LoaderResponse;
-  state: EntryState;
-  status: number;
-  headers: Record<string, string>;
-  pieces: Uint8Array[];
-  bytes: number;
-  requestMs: number;
-  sentMs: number;
-  prevMs: number;
-  firstByteMs: number | null;
-  lastByteMs: number | null;
-  traces: WireTiming['traces'];
-  ticket: RequestTicket | null;
-  reissues: number;
-  error: string | null;
-  record: TransferRecord;
-  train: TrainRecord | null;
-}
-
-interface TypeState {
-  queue: Entry[];
-  policy: TrainPolicy;
-  train: TrainRecord | null;
-  awaitingAppendSince: number | null;
-  lastByteMs: number;
-  /**
-   * Bytes of this type's responses since `fromMs`, while at least one of
-   * them has been arriving without a break: the bandwidth sample. Responses
-   * that arrive at once (streams of one HTTP/2 connection, parallel fetches)
-   * each see a share of the link; their sum over the busy time is the link's.
-   */
-  meter: { fromMs: number; bytes: number } | null;
-}
 
 export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   readonly mode = 'sprint' as const;
@@ -693,7 +658,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       this.ctx?.stats.endTransfer(entry.record);
     }
     this.ctx?.stats.count('sprint.abortedByDash');
-    this.recordSegment(entry, 'aborted');
+    if (this.ctx) recordEntrySegment(entry, this.ctx.stats, 'aborted');
     const t = this.state(entry.type);
     if (wasLoading) this.policyCompleted(t, entry, 0, nowMs());
     this.closeTrainIfDone(t, nowMs());
@@ -715,71 +680,13 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       if (t.awaitingAppendSince !== null) return;
       t.queue.shift();
       if (head.state === 'failed') {
-        this.failToDash(head);
+        this.ctx?.stats.count('sprint.failedBackToDash');
+        if (this.ctx) failToDash(head, this.ctx.stats);
         continue;
       }
-      this.deliver(head);
+      if (this.ctx) deliverToDash(head, this.ctx.stats);
       if (head.status >= 200 && head.status <= 299) t.awaitingAppendSince = nowMs();
     }
-  }
-
-  private deliver(e: Entry): void {
-    const data = new Uint8Array(e.bytes);
-    let at = 0;
-    for (const p of e.pieces) {
-      data.set(p, at);
-      at += p.length;
-    }
-    e.pieces = [];
-    const custom = e.req.customData;
-    e.resp.url = e.url;
-    e.resp.status = e.status;
-    e.resp.statusText = String(e.status);
-    e.resp.headers = e.headers;
-    e.resp.data = data.buffer as ArrayBuffer;
-    const traces = e.traces.length >= 2 ? e.traces : [{ startMs: e.prevMs, durationMs: 0, bytes: 0 }, ...e.traces];
-    custom.sprintWire = {
-      startMs: traces[0]?.startMs ?? e.sentMs,
-      firstByteMs: e.firstByteMs ?? e.sentMs,
-      endMs: e.lastByteMs ?? nowMs(),
-      traces,
-    };
-    e.record.segmentsServed = 1;
-    this.recordSegment(e, e.status >= 200 && e.status <= 299 ? 'ok' : 'error');
-    custom.onprogress?.({ loaded: e.bytes, total: e.bytes, lengthComputable: true });
-    custom.onloadend?.();
-  }
-
-  /** The segment dash.js asked for and what became of it (as stock records its own). */
-  private recordSegment(e: Entry, status: 'ok' | 'error' | 'aborted'): void {
-    if (!this.ctx) return;
-    recordAnsweredSegment(this.ctx.stats, e.req.customData.request, {
-      kind: e.kind,
-      mediaType: e.type,
-      url: e.url,
-      bandwidth: e.bitrate,
-      bytes: e.bytes,
-      requestMs: e.requestMs,
-      firstByteMs: e.firstByteMs,
-      endMs: e.lastByteMs ?? nowMs(),
-      status,
-      transferId: e.record.id,
-    });
-  }
-
-  private failToDash(e: Entry): void {
-    e.resp.url = e.url;
-    e.resp.status = 0;
-    e.resp.statusText = `sprint: ${e.error ?? 'request failed'}`;
-    e.req.customData.sprintFailure = {
-      timedOut: /time/i.test(e.error ?? ''),
-      bytes: e.bytes,
-      startMs: e.sentMs || e.requestMs,
-      firstByteMs: e.firstByteMs,
-    };
-    this.ctx?.stats.count('sprint.failedBackToDash');
-    this.recordSegment(e, 'error');
-    e.req.customData.onloadend?.();
   }
 
   private checkAppendWatchdog(): void {

@@ -31,6 +31,10 @@
  * the socket host read the bytes (PROTOCOL.md of extension/host, `t`).
  *
  * No DOM or chrome.* here: pure functions, unit-tested in test/unit/extension.
+ *
+ * Size (528 lines): the whole page ↔ extension protocol in one file on
+ * purpose: every message type beside its validator, so a change to one side of
+ * the boundary cannot miss the other.
  */
 
 /** Value of the `sprint` field of the hello envelope. */

@@ -1,0 +1,57 @@
+/**
+ * The Sprint data plane's bookkeeping of one request of a train (an `Entry`:
+ * dash.js's request and response objects, the bytes as they arrive with
+ * their wire timing, its transfer record) and of one media type's requests
+ * in flight (`TypeState`: the in-order queue, the train policy and record,
+ * the bandwidth meter). sprint-data-plane.ts drives them; segment-handoff.ts
+ * hands a finished entry to dash.js.
+ */
+import type { TrainPolicy } from '../../src/train/train-policy';
+import type { LoaderRequest, LoaderResponse, WireTiming } from '../dash/loader-types';
+import type { TrainRecord, TransferRecord } from '../stats/types';
+import type { RequestTicket } from './train-transport';
+
+export type EntryState = 'loading' | 'done' | 'failed' | 'aborted';
+
+export interface Entry {
+  type: string;
+  kind: 'init' | 'media';
+  url: string;
+  range: { start: number; end: number } | undefined;
+  expectedBytes: number;
+  mediaSec: number;
+  bitrate: number | null;
+  req: LoaderRequest;
+  resp: LoaderResponse;
+  state: EntryState;
+  status: number;
+  headers: Record<string, string>;
+  pieces: Uint8Array[];
+  bytes: number;
+  requestMs: number;
+  sentMs: number;
+  prevMs: number;
+  firstByteMs: number | null;
+  lastByteMs: number | null;
+  traces: WireTiming['traces'];
+  ticket: RequestTicket | null;
+  reissues: number;
+  error: string | null;
+  record: TransferRecord;
+  train: TrainRecord | null;
+}
+
+export interface TypeState {
+  queue: Entry[];
+  policy: TrainPolicy;
+  train: TrainRecord | null;
+  awaitingAppendSince: number | null;
+  lastByteMs: number;
+  /**
+   * Bytes of this type's responses since `fromMs`, while at least one of
+   * them has been arriving without a break: the bandwidth sample. Responses
+   * that arrive at once (streams of one HTTP/2 connection, parallel fetches)
+   * each see a share of the link; their sum over the busy time is the link's.
+   */
+  meter: { fromMs: number; bytes: number } | null;
+}
