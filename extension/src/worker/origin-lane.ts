@@ -37,9 +37,9 @@
  *   head that passed CORS). Otherwise, and for every network failure
  *   (`unreachable`), it gets the code's fixed text.
  *
- * Size (581 lines): one connection's life with its pipelined requests, re-
- * issue after a close, the per-request CORS decision and back-pressure all act
- * on the same in-flight list; the HTTP parsing (src/http/) and the policies
+ * Size (581 lines): one connection's life with its pipelined requests,
+ * re-issue after a close, the per-request CORS decision and back-pressure all
+ * act on the same in-flight list; the HTTP parsing (src/http/) and the policies
  * (url-policy.ts, cors.ts) are separate.
  */
 import { PipelinedClient, type ConnectionClosed, type RequestFailure, type RequestFailureCode } from '../../../src/http/pipeline';
