@@ -150,6 +150,161 @@ export function resolveTopology(options: TopologyOptions): ResolvedTopology {
   };
 }
 
+const ip = (...args: string[]): string => runSync('ip', args);
+const sysctl = (ns: string, pairs: Record<string, string | number>): void => {
+  const args = Object.entries(pairs).map(([k, v]) => `${k}=${v}`);
+  runSync('ip', inNamespace(ns, 'sysctl', ['-q', '-w', ...args]));
+};
+const offloadsOff = (ns: string, dev: string): void => {
+  runSync('ip', inNamespace(ns, 'ethtool', ['-K', dev, 'tso', 'off', 'gso', 'off', 'gro', 'off', 'tx', 'off']));
+};
+
+// The steps of createTestbed, in order. Each adds to what `created` lists
+// (the namespaces), which is all that teardown needs: deleting a namespace
+// deletes its links, routes and qdiscs.
+
+/** Three namespaces (server, router, client) with loopback up and IPv6 off. */
+function addNamespaces(names: RunNames, created: string[], log: (line: string) => void): void {
+  const ipv6 = existsSync('/proc/sys/net/ipv6');
+  for (const ns of [names.serverNs, names.routerNs, names.clientNs]) {
+    ip('netns', 'add', ns);
+    created.push(ns);
+    if (ipv6) sysctl(ns, { 'net.ipv6.conf.all.disable_ipv6': 1, 'net.ipv6.conf.default.disable_ipv6': 1 });
+    ip('-n', ns, 'link', 'set', 'lo', 'up');
+  }
+  log(`testbed ${names.id}: namespaces ${names.serverNs}, ${names.routerNs}, ${names.clientNs}`);
+}
+
+/** veth pairs server–router and router–client, addressed, offloads off (so tbf sees real packets), up; the router forwards. */
+function linkNamespaces(names: RunNames): void {
+  // Router first so rp_filter defaults apply to the veths created next.
+  sysctl(names.routerNs, {
+    'net.ipv4.ip_forward': 1,
+    'net.ipv4.conf.all.rp_filter': 0,
+    'net.ipv4.conf.default.rp_filter': 0,
+  });
+  ip(
+    'link',
+    'add',
+    names.serverDev,
+    'netns',
+    names.serverNs,
+    'type',
+    'veth',
+    'peer',
+    'name',
+    names.routerServerDev,
+    'netns',
+    names.routerNs,
+  );
+  ip(
+    'link',
+    'add',
+    names.routerClientDev,
+    'netns',
+    names.routerNs,
+    'type',
+    'veth',
+    'peer',
+    'name',
+    names.clientDev,
+    'netns',
+    names.clientNs,
+  );
+  const plen = ADDRESSES.prefixLength;
+  const links: Array<[string, string, string]> = [
+    [names.serverNs, names.serverDev, ADDRESSES.server],
+    [names.routerNs, names.routerServerDev, ADDRESSES.routerServerSide],
+    [names.routerNs, names.routerClientDev, ADDRESSES.routerClientSide],
+    [names.clientNs, names.clientDev, ADDRESSES.client],
+  ];
+  for (const [ns, dev, addr] of links) {
+    ip('-n', ns, 'addr', 'add', `${addr}/${plen}`, 'dev', dev);
+    offloadsOff(ns, dev);
+    ip('-n', ns, 'link', 'set', dev, 'up');
+  }
+  sysctl(names.routerNs, {
+    [`net.ipv4.conf.${names.routerServerDev}.rp_filter`]: 0,
+    [`net.ipv4.conf.${names.routerClientDev}.rp_filter`]: 0,
+  });
+}
+
+/** Routes through the router; the server's congestion control rides on its routes to the client (congctl). */
+function addRoutes(names: RunNames, settings: ResolvedTopology): void {
+  // Routes. The server's congestion control rides on its routes to the client (congctl).
+  const cc = settings.congestionControl;
+  ip(
+    '-n',
+    names.serverNs,
+    'route',
+    'add',
+    ADDRESSES.clientSubnet,
+    'via',
+    ADDRESSES.routerServerSide,
+    'dev',
+    names.serverDev,
+    'congctl',
+    cc,
+  );
+  ip('-n', names.serverNs, 'route', 'add', 'default', 'via', ADDRESSES.routerServerSide, 'dev', names.serverDev, 'congctl', cc);
+  ip('-n', names.clientNs, 'route', 'add', 'default', 'via', ADDRESSES.routerClientSide, 'dev', names.clientDev);
+}
+
+/** TCP state that must not leak between runs: no saved metrics, slow start after idle as configured. */
+function resetTcpState(names: RunNames, settings: ResolvedTopology): void {
+  // TCP state that must not leak between runs.
+  for (const ns of [names.serverNs, names.clientNs]) {
+    sysctl(ns, {
+      'net.ipv4.tcp_no_metrics_save': 1,
+      'net.ipv4.tcp_slow_start_after_idle': settings.slowStartAfterIdle ? 1 : 0,
+    });
+    ip('-n', ns, 'tcp_metrics', 'flush', 'all');
+  }
+}
+
+/** The bottleneck (server→client tbf) and the optional uplink shaper. */
+function shapeLinks(names: RunNames, settings: ResolvedTopology, log: (line: string) => void): void {
+  // The bottleneck (server→client) and the optional uplink shaper.
+  runSync('tc', [
+    '-n',
+    names.routerNs,
+    'qdisc',
+    'add',
+    'dev',
+    names.routerClientDev,
+    'root',
+    'tbf',
+    'rate',
+    `${settings.rateBitsPerSec}bit`,
+    'burst',
+    String(settings.burstBytes),
+    'limit',
+    String(settings.queueBytes),
+  ]);
+  if (settings.uplink) {
+    const upBurst = Math.max(5 * 1024, Math.ceil((settings.uplink.rateBitsPerSec / 8) * 0.004));
+    runSync('tc', [
+      '-n',
+      names.routerNs,
+      'qdisc',
+      'add',
+      'dev',
+      names.routerServerDev,
+      'root',
+      'tbf',
+      'rate',
+      `${settings.uplink.rateBitsPerSec}bit`,
+      'burst',
+      String(upBurst),
+      'limit',
+      String(settings.uplink.queueBytes),
+    ]);
+  }
+  log(
+    `testbed ${names.id}: tbf rate ${settings.rateBitsPerSec} bit/s burst ${settings.burstBytes} B limit ${settings.queueBytes} B on ${names.routerClientDev}; server cc ${settings.congestionControl}`,
+  );
+}
+
 /** Builds the topology. On any failure everything created so far is removed and the error rethrown. */
 export async function createTestbed(options: TopologyOptions): Promise<Testbed> {
   const settings = resolveTopology(options);
@@ -209,143 +364,12 @@ export async function createTestbed(options: TopologyOptions): Promise<Testbed> 
     log(`testbed ${names.id}: destroyed`);
   };
 
-  const ip = (...args: string[]): string => runSync('ip', args);
-  const sysctl = (ns: string, pairs: Record<string, string | number>): void => {
-    const args = Object.entries(pairs).map(([k, v]) => `${k}=${v}`);
-    runSync('ip', inNamespace(ns, 'sysctl', ['-q', '-w', ...args]));
-  };
-  const offloadsOff = (ns: string, dev: string): void => {
-    runSync('ip', inNamespace(ns, 'ethtool', ['-K', dev, 'tso', 'off', 'gso', 'off', 'gro', 'off', 'tx', 'off']));
-  };
-
   try {
-    const ipv6 = existsSync('/proc/sys/net/ipv6');
-    for (const ns of [names.serverNs, names.routerNs, names.clientNs]) {
-      ip('netns', 'add', ns);
-      created.push(ns);
-      if (ipv6) sysctl(ns, { 'net.ipv6.conf.all.disable_ipv6': 1, 'net.ipv6.conf.default.disable_ipv6': 1 });
-      ip('-n', ns, 'link', 'set', 'lo', 'up');
-    }
-    log(`testbed ${names.id}: namespaces ${names.serverNs}, ${names.routerNs}, ${names.clientNs}`);
-
-    // Router first so rp_filter defaults apply to the veths created next.
-    sysctl(names.routerNs, {
-      'net.ipv4.ip_forward': 1,
-      'net.ipv4.conf.all.rp_filter': 0,
-      'net.ipv4.conf.default.rp_filter': 0,
-    });
-    ip(
-      'link',
-      'add',
-      names.serverDev,
-      'netns',
-      names.serverNs,
-      'type',
-      'veth',
-      'peer',
-      'name',
-      names.routerServerDev,
-      'netns',
-      names.routerNs,
-    );
-    ip(
-      'link',
-      'add',
-      names.routerClientDev,
-      'netns',
-      names.routerNs,
-      'type',
-      'veth',
-      'peer',
-      'name',
-      names.clientDev,
-      'netns',
-      names.clientNs,
-    );
-    const plen = ADDRESSES.prefixLength;
-    const links: Array<[string, string, string]> = [
-      [names.serverNs, names.serverDev, ADDRESSES.server],
-      [names.routerNs, names.routerServerDev, ADDRESSES.routerServerSide],
-      [names.routerNs, names.routerClientDev, ADDRESSES.routerClientSide],
-      [names.clientNs, names.clientDev, ADDRESSES.client],
-    ];
-    for (const [ns, dev, addr] of links) {
-      ip('-n', ns, 'addr', 'add', `${addr}/${plen}`, 'dev', dev);
-      offloadsOff(ns, dev);
-      ip('-n', ns, 'link', 'set', dev, 'up');
-    }
-    sysctl(names.routerNs, {
-      [`net.ipv4.conf.${names.routerServerDev}.rp_filter`]: 0,
-      [`net.ipv4.conf.${names.routerClientDev}.rp_filter`]: 0,
-    });
-
-    // Routes. The server's congestion control rides on its routes to the client (congctl).
-    const cc = settings.congestionControl;
-    ip(
-      '-n',
-      names.serverNs,
-      'route',
-      'add',
-      ADDRESSES.clientSubnet,
-      'via',
-      ADDRESSES.routerServerSide,
-      'dev',
-      names.serverDev,
-      'congctl',
-      cc,
-    );
-    ip('-n', names.serverNs, 'route', 'add', 'default', 'via', ADDRESSES.routerServerSide, 'dev', names.serverDev, 'congctl', cc);
-    ip('-n', names.clientNs, 'route', 'add', 'default', 'via', ADDRESSES.routerClientSide, 'dev', names.clientDev);
-
-    // TCP state that must not leak between runs.
-    for (const ns of [names.serverNs, names.clientNs]) {
-      sysctl(ns, {
-        'net.ipv4.tcp_no_metrics_save': 1,
-        'net.ipv4.tcp_slow_start_after_idle': settings.slowStartAfterIdle ? 1 : 0,
-      });
-      ip('-n', ns, 'tcp_metrics', 'flush', 'all');
-    }
-
-    // The bottleneck (server→client) and the optional uplink shaper.
-    runSync('tc', [
-      '-n',
-      names.routerNs,
-      'qdisc',
-      'add',
-      'dev',
-      names.routerClientDev,
-      'root',
-      'tbf',
-      'rate',
-      `${settings.rateBitsPerSec}bit`,
-      'burst',
-      String(settings.burstBytes),
-      'limit',
-      String(settings.queueBytes),
-    ]);
-    if (settings.uplink) {
-      const upBurst = Math.max(5 * 1024, Math.ceil((settings.uplink.rateBitsPerSec / 8) * 0.004));
-      runSync('tc', [
-        '-n',
-        names.routerNs,
-        'qdisc',
-        'add',
-        'dev',
-        names.routerServerDev,
-        'root',
-        'tbf',
-        'rate',
-        `${settings.uplink.rateBitsPerSec}bit`,
-        'burst',
-        String(upBurst),
-        'limit',
-        String(settings.uplink.queueBytes),
-      ]);
-    }
-    log(
-      `testbed ${names.id}: tbf rate ${settings.rateBitsPerSec} bit/s burst ${settings.burstBytes} B limit ${settings.queueBytes} B on ${names.routerClientDev}; server cc ${cc}`,
-    );
-
+    addNamespaces(names, created, log);
+    linkNamespaces(names);
+    addRoutes(names, settings);
+    resetTcpState(names, settings);
+    shapeLinks(names, settings, log);
     if (settings.delayMs) {
       delay = await startDelayElement({
         tracker,
