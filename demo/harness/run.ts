@@ -19,7 +19,7 @@
 // https, and Chromium trusts that one certificate by its SPKI hash
 // (--ignore-certificate-errors-spki-list), nothing else.
 //
-// Size (486 lines): one run's steps in order, each paired with its teardown;
+// Size (491 lines): one run's steps in order, each paired with its teardown;
 // the pieces themselves (testbed, origins, browser, capture, schedule,
 // summary) live in their own modules.
 
@@ -29,9 +29,9 @@ import * as path from 'path';
 import { WireCapture, WireCaptureSummary } from '../testbed/capture';
 import { CongestionCheck } from '../testbed/congestion';
 import { DelayStats } from '../testbed/delay-element';
-import { distScript, OriginProcess, startOriginProcess } from '../testbed/origin-process';
+import { distScript, startOriginProcess } from '../testbed/origin-process';
 import { startQdiscSampler } from '../testbed/qdisc-sampler';
-import { PeriodicSampler, SamplerSummary } from '../testbed/sampler';
+import { SamplerSummary } from '../testbed/sampler';
 import { startSsSampler } from '../testbed/ss-sampler';
 import { createTestbed, ResolvedTopology, Testbed } from '../testbed/topology';
 import { repoRoot } from '../testbed/delay-element';
@@ -43,6 +43,7 @@ import type { SprintExtension } from './extension';
 import { CommonSettings, FlowSpec, flowsOf, originIsH2, RunSpec } from './plan';
 import { PlayerSession } from './player-session';
 import { PhaseName } from './schedule';
+import { TeardownStack } from './teardown';
 
 export const RUN_FORMAT = 'sprint-ab-run';
 export const RUN_VERSION = 1;
@@ -185,13 +186,10 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
   let tb: Testbed | null = null;
   let browser: NamespaceBrowser | null = null;
   let browserInfo: RunRecord['browser'] = null;
-  const origins: OriginProcess[] = [];
   const sessions: PlayerSession[] = [];
   const bulkPids = new Map<string, number>();
   const bulkDone = new Map<string, Promise<number | null>>();
   const bulkExitCodes: Record<string, number | null> = {};
-  let capture: WireCapture | null = null;
-  const samplers: PeriodicSampler[] = [];
   let captureSummary: WireCaptureSummary | null = null;
   const samplerSummaries: SamplerSummary[] = [];
   let congestion: CongestionCheck | null = null;
@@ -207,9 +205,10 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
   let status: RunStatus = 'ok';
   let error: string | null = null;
   let pollTimer: NodeJS.Timeout | null = null;
-  /** The run's certificate for an HTTP/2 players' origin: files in a private directory, and the flag trusting it. */
-  let tlsDir: string | null = null;
+  /** The flag trusting the run's certificate (an HTTP/2 players' origin). */
   let trustFlags: string[] = [];
+  /** How to stop what has been started, newest first (teardown.ts). */
+  const teardown = new TeardownStack();
 
   const startBulk = (flow: FlowSpec, durationS: number): void => {
     if (!tb) return;
@@ -233,6 +232,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     );
     bulkPids.set(flow.id, child.pid as number);
     bulkDone.set(flow.id, new Promise((resolve) => child.once('exit', (code) => resolve(code))));
+    teardown.push(`bulk ${flow.id}`, () => (flow.id in bulkExitCodes ? undefined : stopBulk(flow)));
   };
   const stopBulk = async (flow: FlowSpec): Promise<void> => {
     const pid = bulkPids.get(flow.id);
@@ -250,10 +250,17 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
       delayMs: settings.delayMs > 0 ? { down: settings.delayMs, up: settings.delayMs } : undefined,
       log,
     });
+    const testbed = tb;
+    teardown.push('testbed', () => testbed.destroy());
+    if (testbed.delay) {
+      const element = testbed.delay;
+      teardown.push('delay element', async () => (delayStats = await element.stop()));
+    }
     let tlsArgs: string[] = [];
     if (originIsH2(settings.origin)) {
       const identity = makeSelfSignedCert({ hosts: [tb.serverAddr] });
-      tlsDir = mkdtempSync(path.join(os.tmpdir(), 'sprint-ab-tls-'));
+      const tlsDir = mkdtempSync(path.join(os.tmpdir(), 'sprint-ab-tls-'));
+      teardown.push('certificate', () => rmSync(tlsDir, { recursive: true, force: true }));
       const certFile = path.join(tlsDir, 'cert.pem');
       const keyFile = path.join(tlsDir, 'key.pem');
       writeFileSync(certFile, identity.cert);
@@ -281,15 +288,23 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
             ],
           }
         : undefined;
-      origins.push(await startOriginProcess(tb, { port: flow.port, logPath, command, extraArgs: player && !nginx ? tlsArgs : [] }));
+      const origin = await startOriginProcess(tb, { port: flow.port, logPath, command, extraArgs: player && !nginx ? tlsArgs : [] });
+      teardown.push(`origin ${origin.port}`, () => origin.stop());
     }
-    capture = await WireCapture.start(tb, { out: file('wire.jsonl') });
-    samplers.push(startSsSampler(tb, { out: file('ss.jsonl'), serverPorts: flows.map((f) => f.port) }));
-    samplers.push(startQdiscSampler(tb, { out: file('qdisc.jsonl') }));
+    const wire = await WireCapture.start(tb, { out: file('wire.jsonl') });
+    teardown.push('capture', async () => (captureSummary = await wire.stop()));
+    for (const sampler of [
+      startSsSampler(tb, { out: file('ss.jsonl'), serverPorts: flows.map((f) => f.port) }),
+      startQdiscSampler(tb, { out: file('qdisc.jsonl') }),
+    ]) {
+      teardown.push('sampler', async () => samplerSummaries.push(await sampler.stop()));
+    }
     const needBrowser = flows.some((f) => f.role === 'player');
     if (needBrowser) {
       const extraArgs = [...trustFlags, ...(options.chromiumArgs ?? [])];
-      browser = await launchBrowserInNamespace(tb, { logPath: file('browser.log'), extraArgs, extension: options.extension });
+      const launched = await launchBrowserInNamespace(tb, { logPath: file('browser.log'), extraArgs, extension: options.extension });
+      browser = launched;
+      teardown.push('browser', () => launched.close());
       browserInfo = {
         version: await browser.browser.version(),
         flags: [...CHROMIUM_FLAGS, ...(options.extension ? [`--load-extension=${options.extension.unpacked}`] : []), ...extraArgs],
@@ -321,15 +336,18 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
         for (const f of video) {
           if (f.role === 'control') startBulk(f, videoSpanS);
           else if (f.player && browser && tb) {
-            sessions.push(
-              await PlayerSession.open(browser, {
-                url: playerUrl(tb.serverAddr, f.port, settings, f.player.mode, f.player.abr, options.pageQuery, f.player.query),
-                out: file(`player-${f.port}.jsonl`),
-                label: f.label,
-                port: f.port,
-                mode: f.player.mode,
-                abr: f.player.abr,
-              }),
+            const session = await PlayerSession.open(browser, {
+              url: playerUrl(tb.serverAddr, f.port, settings, f.player.mode, f.player.abr, options.pageQuery, f.player.query),
+              out: file(`player-${f.port}.jsonl`),
+              label: f.label,
+              port: f.port,
+              mode: f.player.mode,
+              abr: f.player.abr,
+            });
+            sessions.push(session);
+            // Closed through the browser while it and the testbed are up, else only its files are finished.
+            teardown.push(`player ${session.options.label}`, () =>
+              browser && !browserLost && tb && !tb.destroyed ? session.close() : session.abandon(),
             );
           }
         }
@@ -435,25 +453,8 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     if (pollTimer) clearInterval(pollTimer);
     options.signal?.removeEventListener('abort', onOuterAbort);
     closingBrowser = true;
-    // Stop in order: players and bulk flows, then measurement, then servers, then the testbed.
-    const quietly = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
-      try {
-        await fn();
-      } catch (err) {
-        warnings.push(`stopping ${what}: ${(err as Error).message}`);
-      }
-    };
-    for (const s of sessions)
-      await quietly(`player ${s.options.label}`, () => (browser && !browserLost && tb && !tb.destroyed ? s.close() : s.abandon()));
-    for (const flow of flows)
-      if (bulkPids.has(flow.id) && !(flow.id in bulkExitCodes)) await quietly(`bulk ${flow.id}`, () => stopBulk(flow));
-    if (browser) await quietly('browser', () => (browser as NamespaceBrowser).close());
-    for (const s of samplers) await quietly('sampler', async () => samplerSummaries.push(await s.stop()));
-    if (capture) await quietly('capture', async () => (captureSummary = await (capture as WireCapture).stop()));
-    for (const o of origins) await quietly(`origin ${o.port}`, () => o.stop());
-    if (tb?.delay) await quietly('delay element', async () => (delayStats = await (tb as Testbed).delay!.stop()));
-    if (tb) await quietly('testbed', () => (tb as Testbed).destroy());
-    if (tlsDir !== null) rmSync(tlsDir, { recursive: true, force: true });
+    // Players and bulk flows, then the browser, measurement, servers and the testbed: the reverse of set-up.
+    await teardown.unwind((what, err) => warnings.push(`stopping ${what}: ${(err as Error).message}`));
   }
   const record: RunRecord = {
     format: RUN_FORMAT,
