@@ -5,7 +5,14 @@
 // have ended); the playback state, estimates and counters come back whole.
 // Kept as source text because the harness is compiled without DOM types.
 
-/** A segment, transfer or train record as the player reports it (player/stats/types.ts). */
+import type { Counters } from '../../player/stats/counters';
+import type { EstimateStats, PlaybackStats } from '../../player/stats/types';
+
+/**
+ * A segment, transfer or train record as the player reports it
+ * (player/stats/types.ts). Read loosely: logs written by older players lack
+ * fields a newer one has, and player-summary.ts reads what is there.
+ */
 export type PlayerRecord = Record<string, unknown>;
 
 export interface ProbeResult {
@@ -15,23 +22,11 @@ export interface ProbeResult {
   readonly requestedMode?: string;
   readonly mode?: string | null;
   readonly modeReason?: string;
-  readonly playback?: {
-    readonly currentTimeSec: number;
-    readonly videoBufferSec: number;
-    readonly audioBufferSec: number;
-    readonly videoBitrate: number | null;
-    readonly dashThroughputBitsPerSec: number | null;
-    readonly startupDelayMs: number | null;
-    readonly rebufferCount: number;
-    readonly rebufferMs: number;
-    readonly stallStartMs?: number | null;
-    readonly bitrateSwitches: number;
-    readonly ended: boolean;
-    readonly errors: readonly string[];
-    readonly errorCount?: number;
-  };
-  readonly estimates?: Record<string, unknown>;
-  readonly counters?: Record<string, number>;
+  /** The player's playback state (older logs may lack `stallStartMs` and `errorCount`). */
+  readonly playback?: Readonly<Omit<PlaybackStats, 'stallStartMs' | 'errorCount'>> &
+    Partial<Pick<PlaybackStats, 'stallStartMs' | 'errorCount'>>;
+  readonly estimates?: Readonly<EstimateStats>;
+  readonly counters?: Readonly<Counters>;
   /** Segments that could not arrive and the lower rung each was asked again at (player/abr/rescue.ts), all so far. */
   readonly rescues?: readonly PlayerRecord[];
   readonly droppedRecords?: number;

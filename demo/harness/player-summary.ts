@@ -10,6 +10,7 @@
 
 import { Summary, summarize } from '../testbed/metrics';
 import type { Window } from '../testbed/metrics';
+import type { PlaybackStats } from '../../player/stats/types';
 
 /** One line of player-<port>.jsonl, loosely typed (fields depend on kind). */
 export type PlayerLine = Record<string, unknown> & { kind: string; t: number };
@@ -114,20 +115,13 @@ const maybe = (values: Array<number | null>): Summary | null => {
   return ok.length > 0 ? summarize(ok) : null;
 };
 
-interface Playback {
-  currentTimeSec?: unknown;
-  videoBitrate?: unknown;
-  videoBufferSec?: unknown;
-  startupDelayMs?: unknown;
-  rebufferCount?: unknown;
-  rebufferMs?: unknown;
-  /** Absent in logs written before the player reported it. */
-  stallStartMs?: unknown;
-  bitrateSwitches?: unknown;
-  ended?: unknown;
-  errors?: unknown;
-  errorCount?: unknown;
-}
+/**
+ * The player's playback state as logged (player/stats/types.ts), read
+ * loosely: every field may be missing or malformed in a log, so each is
+ * checked where it is used. Keyed by PlaybackStats, so a renamed field does
+ * not compile here.
+ */
+type Playback = { [K in keyof PlaybackStats]?: unknown };
 
 /** Cumulative counter at the last poll at or before time t (null if none). */
 function counterAt(polls: readonly PlayerLine[], t: number, read: (p: Playback) => number | null): number | null {
