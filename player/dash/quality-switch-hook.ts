@@ -33,6 +33,8 @@ import type { MediaPlayerClass } from 'dashjs';
 /** What a quality change event carries that the decision needs (dash.js 5 Representation objects). */
 interface RepresentationLike {
   id?: string;
+  /** Nominal bitrate, bit/s. */
+  bandwidth?: number;
   mimeType?: string;
   codecFamily?: string;
   mseTimeOffset?: number;

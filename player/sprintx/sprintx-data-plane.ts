@@ -128,6 +128,9 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
       unservedBytes: stream?.unservedBytes ?? 0,
       bufferSec: bufferLength(ctx.dash, 'video'),
       safetySec: ctx.sprintxSafetySec ?? DEFAULT_SAFETY_SEGMENTS * this.segmentDurationSec,
+      oldBitrateBps: e.oldRepresentation?.bandwidth ?? null,
+      newBitrateBps: e.newRepresentation?.bandwidth ?? null,
+      bandwidthBps: this.estimates.bandwidthBitsPerSec(),
     });
     const now = nowMs();
     if (decision.hold && stream) {

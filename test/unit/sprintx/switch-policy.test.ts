@@ -2,7 +2,7 @@
  * Sprint-x's switch policy (src/sprintx/switch-policy.ts): when a bitrate
  * switch may cancel the expanded request in flight.
  */
-import { decideSwitch, parseSwitchPolicy, type SwitchFacts } from '../../../src/sprintx/switch-policy';
+import { decideSwitch, drainToFinishChunkSec, parseSwitchPolicy, type SwitchFacts } from '../../../src/sprintx/switch-policy';
 
 const MB = 1e6;
 /** A transfer on the old representation, 3 of its 10 MB chunk in, 20 s buffered, safety 8 s. */
@@ -54,6 +54,31 @@ describe('decideSwitch', () => {
     expect(decideSwitch({ ...base, forced: true }).hold).toBe(false);
     expect(decideSwitch({ ...base, transferFailed: true })).toEqual({ hold: false, why: 'transfer failed' });
     expect(decideSwitch({ ...base, transferOnOldRepresentation: false })).toEqual({ hold: false, why: 'no transfer to protect' });
+  });
+
+  it('does not hold a switch down when finishing the chunk at the old bitrate would take the buffer below the safety level', () => {
+    // leaving 3 Mbit/s for 1.5 Mbit/s on a 1.2 Mbit/s link, 7 MB of the chunk left:
+    // 56 Mbit arrive in 46.7 s and add 18.7 s of media: the buffer drains 28 s
+    const down = {
+      ...base,
+      receivedBytes: 3 * MB,
+      chunkTargetBytes: 10 * MB,
+      oldBitrateBps: 3e6,
+      newBitrateBps: 1.5e6,
+      bandwidthBps: 1.2e6,
+    };
+    expect(drainToFinishChunkSec(down)).toBeCloseTo(28, 6);
+    expect(decideSwitch({ ...down, bufferSec: 30 })).toEqual({ hold: false, why: 'buffer would run low' });
+    expect(decideSwitch({ ...down, bufferSec: 36.1 })).toEqual({ hold: true, why: 'chunk unspent' });
+    // a switch up is held: the buffer grows while the chunk finishes
+    expect(decideSwitch({ ...down, oldBitrateBps: 0.7e6, newBitrateBps: 1.5e6, bufferSec: 10 })).toEqual({
+      hold: true,
+      why: 'chunk unspent',
+    });
+    // the old bitrate within the measured bandwidth: nothing drains
+    expect(drainToFinishChunkSec({ ...down, oldBitrateBps: 1e6 })).toBe(0);
+    // unknown bandwidth: the safety level alone decides, as before
+    expect(decideSwitch({ ...down, bandwidthBps: null, bufferSec: 10 })).toEqual({ hold: true, why: 'chunk unspent' });
   });
 
   it("the immediate policy (the paper's) never holds", () => {
