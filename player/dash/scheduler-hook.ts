@@ -50,6 +50,7 @@
 import type { MediaPlayerClass } from 'dashjs';
 import { INIT_SEGMENT_TYPE, type DashFragmentRequestLike } from '../dataplane/dash-request';
 import { installQualitySwitchHook, type QualitySwitchHooks } from './quality-switch-hook';
+import { FRAGMENT_LOADING_STARTED, onCoreEvent } from './core-events';
 
 interface ScheduleControllerInstance {
   startScheduleTimer(value?: number): void;
@@ -243,12 +244,16 @@ export function installSchedulerHook(dash: MediaPlayerClass, hooks: SchedulerHoo
     true,
   );
   if (hooks.qualitySwitch) installQualitySwitchHook(dash, hooks.qualitySwitch);
-  dash.on('fragmentLoadingStarted', (e: { request?: DashFragmentRequestLike & { representation?: { id?: string } } }) => {
-    const req = e.request;
-    if (!req || req.type !== INIT_SEGMENT_TYPE || !req.mediaType || !req.representation?.id) return;
-    const streamId = (req.representation as { mediaInfo?: { streamInfo?: { id?: string } } }).mediaInfo?.streamInfo?.id;
-    controllerFor(req.mediaType, streamId)?.instance.setLastInitializedRepresentationId(req.representation.id);
-  });
+  const unsubscribe = onCoreEvent<{ request?: DashFragmentRequestLike & { representation?: { id?: string } } }>(
+    dash,
+    FRAGMENT_LOADING_STARTED,
+    (e) => {
+      const req = e.request;
+      if (!req || req.type !== INIT_SEGMENT_TYPE || !req.mediaType || !req.representation?.id) return;
+      const streamId = (req.representation as { mediaInfo?: { streamInfo?: { id?: string } } }).mediaInfo?.streamInfo?.id;
+      controllerFor(req.mediaType, streamId)?.instance.setLastInitializedRepresentationId(req.representation.id);
+    },
+  );
   return {
     retick(type: string): void {
       const c = controllerFor(type);
@@ -266,6 +271,7 @@ export function installSchedulerHook(dash: MediaPlayerClass, hooks: SchedulerHoo
     },
     dispose(): void {
       disposed = true;
+      unsubscribe();
       for (const instance of [...polls.keys()]) cancelPoll(instance);
     },
   };

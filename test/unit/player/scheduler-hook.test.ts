@@ -1,0 +1,123 @@
+// The scheduler hook (player/dash/scheduler-hook.ts) against a small fake of
+// dash.js's ScheduleController (the parent an extension overrides) and the
+// player's mediaPlayerModel/abrController it reads its buffer target from:
+// the loop runs only when the data plane allows it (checked again every
+// POLL_MS), a running train lifts the target and zeroes the ABR's load
+// delay while dash.js's own target stays readable, a loop dash.js stopped is
+// left alone until dash.js restarts it, and init requests name the
+// representation. Fake timers: nothing here depends on the machine's speed.
+
+import { installSchedulerHook, POLL_MS } from '../../../player/dash/scheduler-hook';
+
+function fakeDash() {
+  const factories = new Map<string, (this: { parent: unknown }, config: unknown) => unknown>();
+  const handlers = new Map<string, Set<(e: unknown) => void>>();
+  const dash = {
+    extend: (name: string, factory: (this: { parent: unknown }, config: unknown) => unknown) => void factories.set(name, factory),
+    on: (ev: string, fn: (e: unknown) => void) => void (handlers.get(ev) ?? handlers.set(ev, new Set()).get(ev))!.add(fn),
+    off: (ev: string, fn: (e: unknown) => void) => void handlers.get(ev)?.delete(fn),
+  };
+  const emit = (ev: string, e: unknown): void => handlers.get(ev)?.forEach((fn) => fn(e));
+  return { dash: dash as never, factories, emit };
+}
+
+/** dash.js's ScheduleController as the hook sees it, with the player's model and ABR controller. */
+function controller(factories: Map<string, (this: { parent: unknown }, config: unknown) => unknown>) {
+  const calls = { start: 0, clear: 0, lastInitialized: [] as string[] };
+  const model = { getBufferTimeDefaultUnadjusted: (): number => 12 };
+  const abr = { isPlayingAtTopQuality: (_rep?: { mediaInfo?: { type?: string } }): boolean => true };
+  const parent = {
+    startScheduleTimer: (_value?: number) => void calls.start++,
+    clearScheduleTimer: () => void calls.clear++,
+    reset: () => undefined,
+    getStreamId: () => 'stream-1',
+    setLastInitializedRepresentationId: (id: string) => void calls.lastInitialized.push(id),
+    // dash.js's schedule loop target: the model's default when not at the top quality
+    getBufferTarget: () => (abr.isPlayingAtTopQuality({ mediaInfo: { type: 'video' } }) ? 30 : model.getBufferTimeDefaultUnadjusted()),
+    getTimeToLoadDelay: () => 1000,
+    getType: () => 'video',
+  };
+  const factory = factories.get('ScheduleController');
+  if (!factory) throw new Error('the hook did not extend ScheduleController');
+  const overrides = factory.call({ parent }, { type: 'video', mediaPlayerModel: model, abrController: abr }) as Record<
+    string,
+    (...a: unknown[]) => unknown
+  >;
+  // FactoryMaker.extend(…, override=true): the parent's own properties are replaced by the extension's
+  const instance = { ...parent, ...overrides } as typeof parent;
+  return { instance, calls, model, abr };
+}
+
+describe('installSchedulerHook', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it("runs dash.js's schedule loop only when the data plane allows it, checking again every POLL_MS", () => {
+    const { dash, factories } = fakeDash();
+    let allowed = false;
+    const handle = installSchedulerHook(dash, { mayIssue: () => allowed, trainBufferTargetSec: () => null });
+    const c = controller(factories);
+    c.instance.startScheduleTimer(0);
+    expect(c.calls.start).toBe(0);
+    jest.advanceTimersByTime(POLL_MS);
+    expect(c.calls.start).toBe(0);
+    allowed = true;
+    jest.advanceTimersByTime(POLL_MS);
+    expect(c.calls.start).toBe(1);
+    // retick runs the loop at once
+    handle.retick('video');
+    expect(c.calls.start).toBe(2);
+    handle.dispose();
+  });
+
+  it("a train lifts the buffer target and zeroes the ABR's load delay; dash.js's own target stays readable", () => {
+    const { dash, factories } = fakeDash();
+    let train: number | null = null;
+    const handle = installSchedulerHook(dash, { mayIssue: () => true, trainBufferTargetSec: () => train });
+    const c = controller(factories);
+    expect(c.instance.getBufferTarget()).toBe(30);
+    expect(c.instance.getTimeToLoadDelay()).toBe(1000);
+    train = 45;
+    // while the train runs dash.js is never "at the top quality" and its default target is the train's
+    expect(c.instance.getBufferTarget()).toBe(45);
+    expect(c.model.getBufferTimeDefaultUnadjusted()).toBe(45);
+    expect(c.instance.getTimeToLoadDelay()).toBe(0);
+    // what the data plane reads as dash.js's own target ignores the lift
+    expect(handle.bufferTarget('video')).toBe(30);
+    train = 5; // a lift below dash.js's own default does not lower it
+    expect(c.model.getBufferTimeDefaultUnadjusted()).toBe(12);
+    handle.dispose();
+  });
+
+  it('leaves a loop dash.js stopped alone until dash.js restarts it', () => {
+    const { dash, factories } = fakeDash();
+    const handle = installSchedulerHook(dash, { mayIssue: () => true, trainBufferTargetSec: () => null });
+    const c = controller(factories);
+    c.instance.clearScheduleTimer();
+    expect(c.calls.clear).toBe(1);
+    handle.retick('video');
+    expect(c.calls.start).toBe(0);
+    c.instance.startScheduleTimer(0);
+    expect(c.calls.start).toBe(1);
+    handle.retick('video');
+    expect(c.calls.start).toBe(2);
+    handle.dispose();
+  });
+
+  it('tells the controller which representation an init request belongs to, and stops listening when disposed', () => {
+    const { dash, factories, emit } = fakeDash();
+    const handle = installSchedulerHook(dash, { mayIssue: () => true, trainBufferTargetSec: () => null });
+    const c = controller(factories);
+    const init = {
+      type: 'InitializationSegment',
+      mediaType: 'video',
+      representation: { id: 'rep-3', mediaInfo: { streamInfo: { id: 'stream-1' } } },
+    };
+    emit('fragmentLoadingStarted', { request: init });
+    emit('fragmentLoadingStarted', { request: { ...init, type: 'MediaSegment' } });
+    expect(c.calls.lastInitialized).toEqual(['rep-3']);
+    handle.dispose();
+    emit('fragmentLoadingStarted', { request: init });
+    expect(c.calls.lastInitialized).toEqual(['rep-3']);
+  });
+});
