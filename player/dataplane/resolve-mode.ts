@@ -11,13 +11,19 @@
 import type { DataPlaneMode, RequestedMode } from '../options';
 import type { DataPlane, DataPlaneContext } from './data-plane';
 import { StockDataPlane } from './stock';
+import { manifestOnce, type ManifestText } from './manifest-once';
+
+/** What a mode check may use: the manifest's URL, the log, and the manifest fetched once for all checks. */
+export interface CheckContext extends Pick<DataPlaneContext, 'manifestUrl' | 'log'> {
+  manifest(): Promise<ManifestText>;
+}
 
 export type Availability = { ok: true; plane: DataPlane; reason: string } | { ok: false; reason: string };
 
 /** A mode the player knows how to offer; `check` must not throw. */
 export interface ModeProvider {
   mode: Exclude<DataPlaneMode, 'stock'>;
-  check(ctx: Pick<DataPlaneContext, 'manifestUrl' | 'log'>): Promise<Availability>;
+  check(ctx: CheckContext): Promise<Availability>;
 }
 
 export interface Resolution {
@@ -30,9 +36,10 @@ const PREFERENCE: DataPlaneMode[] = ['sprint', 'sprint-x', 'stock'];
 export async function resolveMode(
   requested: RequestedMode,
   providers: readonly ModeProvider[],
-  ctx: Pick<DataPlaneContext, 'manifestUrl' | 'log'>,
+  base: Pick<DataPlaneContext, 'manifestUrl' | 'log'>,
 ): Promise<Resolution> {
   const start = requested === 'auto' ? 0 : PREFERENCE.indexOf(requested);
+  const ctx: CheckContext = { manifestUrl: base.manifestUrl, log: base.log, manifest: manifestOnce(base.manifestUrl) };
   // Every candidate is checked at once (a missing extension costs its wait
   // while the Sprint-x checks run, not before them); the answers are taken
   // in order of preference, and a plane a later check built but that is

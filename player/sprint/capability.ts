@@ -26,7 +26,7 @@ export type TransportDetector = (
 ) => Promise<{ ok: true; transport: TrainTransport; info: string } | { ok: false; reason: string }>;
 
 /** Says which protocol the origin of `url` speaks to this page. */
-export type ProtocolDetector = (url: string) => Promise<ProtocolAnswer>;
+export type ProtocolDetector = (url: string, fetched: () => Promise<{ ok: boolean; problem?: string }>) => Promise<ProtocolAnswer>;
 
 const EXTENSION_TIMEOUT_MS = 1500;
 
@@ -42,7 +42,7 @@ export function sprintProvider(
         return { ok: true, plane: new SprintDataPlane(new FetchTrainTransport()), reason: "trains over the browser's fetch (requested)" };
       }
       // Both questions at once: a missing extension costs its timeout, not that plus a round trip.
-      const protocol = choice === 'auto' && detectProtocol ? detectProtocol(ctx.manifestUrl) : null;
+      const protocol = choice === 'auto' && detectProtocol ? detectProtocol(ctx.manifestUrl, ctx.manifest) : null;
       const found = detectExtension
         ? await detectExtension(EXTENSION_TIMEOUT_MS)
         : { ok: false as const, reason: 'the Sprint extension transport is not part of this build' };

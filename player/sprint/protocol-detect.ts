@@ -38,19 +38,16 @@ const ENTRY_WAIT_MS = 1000;
 const ENTRY_POLL_MS = 50;
 
 /**
- * Fetches `url` (the manifest: small, and the origin dash.js is about to
- * load from) and reads the protocol its Resource Timing entry reports. Never
- * throws; the entry may be recorded a little after the body ends, so it is
- * polled for a bounded time.
+ * Reads the protocol the Resource Timing entry of `url` reports once
+ * `fetched` has loaded it (the manifest: small, and the origin dash.js is
+ * about to load from; fetched with the credentials of dash.js's and the
+ * trains' requests, so the connection asked about is the one they use:
+ * player/dataplane/manifest-once.ts). Never throws; the entry may be
+ * recorded a little after the body ends, so it is polled for a bounded time.
  */
-export async function detectProtocol(url: string): Promise<ProtocolAnswer> {
-  try {
-    // Credentials as for dash.js's and the trains' requests: the connection asked about is the one they use.
-    const res = await fetch(url, { cache: 'no-store', credentials: 'same-origin' });
-    await res.arrayBuffer();
-  } catch (e) {
-    return { protocol: null, problem: `fetching ${url} failed: ${(e as Error).message}` };
-  }
+export async function detectProtocol(url: string, fetched: () => Promise<{ ok: boolean; problem?: string }>): Promise<ProtocolAnswer> {
+  const got = await fetched();
+  if (!got.ok && /failed/.test(got.problem ?? '')) return { protocol: null, problem: `fetching ${url}: ${got.problem}` };
   const deadline = Date.now() + ENTRY_WAIT_MS;
   for (;;) {
     const p = protocolFromTiming(url);

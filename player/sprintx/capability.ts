@@ -32,15 +32,9 @@ export async function probeRangeSupport(url: string): Promise<string | null> {
 export const sprintXProvider: ModeProvider = {
   mode: 'sprint-x',
   async check(ctx): Promise<Availability> {
-    let text: string;
-    try {
-      const res = await fetch(ctx.manifestUrl, { cache: 'no-store' });
-      if (!res.ok) return { ok: false, reason: `manifest fetch answered HTTP ${res.status}` };
-      text = await res.text();
-    } catch (e) {
-      return { ok: false, reason: `manifest fetch failed: ${(e as Error).message}` };
-    }
-    const inspection = inspectManifest(text, ctx.manifestUrl);
+    const manifest = await ctx.manifest();
+    if (!manifest.ok) return { ok: false, reason: manifest.problem };
+    const inspection = inspectManifest(manifest.text, ctx.manifestUrl);
     if (inspection.unsupported !== null || inspection.firstMediaUrl === null) {
       return { ok: false, reason: inspection.unsupported ?? 'no media file found in the manifest' };
     }

@@ -98,3 +98,32 @@ describe('resolveMode', () => {
     expect((await resolveMode('stock', [sprint.provider, sprintx], ctx)).reason).toBe('stock requested');
   });
 });
+
+describe('the manifest, fetched once for all checks', () => {
+  it('every check that asks for it gets the one fetch', async () => {
+    const http = await import('node:http');
+    let requests = 0;
+    const server = http.createServer((_req, res) => {
+      requests += 1;
+      res.end('<MPD/>');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    const texts: string[] = [];
+    const reading = (mode: ModeProvider['mode']): ModeProvider => ({
+      mode,
+      check: async (c) => {
+        const m = await c.manifest();
+        texts.push(m.ok ? m.text : m.problem);
+        return { ok: false, reason: 'test' };
+      },
+    });
+    try {
+      await resolveMode('auto', [reading('sprint'), reading('sprint-x')], { ...ctx, manifestUrl: `http://127.0.0.1:${port}/m.mpd` });
+      expect(texts).toEqual(['<MPD/>', '<MPD/>']);
+      expect(requests).toBe(1);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
