@@ -196,13 +196,18 @@ describe('HTTP/2 origin', () => {
     }
     const onB = recs.find((r) => r.url === '/probe') as H2AccessRecord;
     expect(onB.conn).not.toBe(onA[0]?.conn);
-    // The JSON-lines file has the same records.
-    const lines = fs
-      .readFileSync(logFile, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as H2AccessRecord);
-    expect(lines.filter((r) => r.conn === onA[0]?.conn && r.url === '/media/video.m4s')).toHaveLength(4);
+    // The JSON-lines file has the same records (written asynchronously: wait, bounded, for the fourth).
+    const read = (): H2AccessRecord[] =>
+      fs
+        .readFileSync(logFile, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as H2AccessRecord);
+    const onAInFile = (): H2AccessRecord[] => read().filter((r) => r.conn === onA[0]?.conn && r.url === '/media/video.m4s');
+    await waitFor('4 records in the log file', () => (onAInFile().length >= 4 ? true : undefined));
+    const lines = read();
+    expect(onAInFile()).toHaveLength(4);
     expect(lines.every((r) => r.protocol === 'h2' && typeof r.stream === 'number')).toBe(true);
   });
 
