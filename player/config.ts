@@ -9,6 +9,7 @@ import type { MediaPlayerClass, MediaPlayerSettingClass } from 'dashjs';
 import { parseAbrPreset, type AbrPreset } from './abr/presets';
 import { parseMode, type RequestedMode, type SprintPlayerOptions } from './options';
 import { DEFAULT_MAX_RANGE_SEC, parseSwitchPolicy, type SprintXSwitchPolicy } from '../src/sprintx/switch-policy';
+import { MAX_CHUNK_BYTES } from './estimates/estimate-hub';
 
 export const SPRINT_TRANSPORTS = ['auto', 'extension', 'fetch'] as const;
 export type SprintTransportChoice = (typeof SPRINT_TRANSPORTS)[number];
@@ -90,8 +91,11 @@ export function normalizeConfig(options: SprintPlayerOptions | undefined): Playe
   const epsilon = o['epsilon'] ?? d.epsilon;
   if (!(typeof epsilon === 'number' && epsilon > 0 && epsilon < 1)) fail('epsilon', 'a number in (0, 1)', epsilon);
   const chunkBytes = o['chunkBytes'];
-  if (chunkBytes !== undefined && !(typeof chunkBytes === 'number' && Number.isInteger(chunkBytes) && chunkBytes > 0))
-    fail('chunkBytes', 'a positive integer number of bytes', chunkBytes);
+  if (
+    chunkBytes !== undefined &&
+    !(typeof chunkBytes === 'number' && Number.isInteger(chunkBytes) && chunkBytes > 0 && chunkBytes <= MAX_CHUNK_BYTES)
+  )
+    fail('chunkBytes', `a positive integer number of bytes, at most ${MAX_CHUNK_BYTES}`, chunkBytes);
   const transport = o['sprintTransport'] ?? d.sprintTransport;
   if (!(SPRINT_TRANSPORTS as readonly unknown[]).includes(transport))
     fail('sprintTransport', `one of ${SPRINT_TRANSPORTS.map((t) => `"${t}"`).join(', ')}`, transport);

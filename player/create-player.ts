@@ -77,7 +77,11 @@ export class SprintPlayer {
       pageDashSettings: config.dashSettings,
     };
     this.ready = resolveMode(requested, providers ?? modeProviders(config.sprintTransport), base).then(({ plane, reason }) => {
-      if (this.destroyed) return plane.mode;
+      if (this.destroyed) {
+        // destroyed while the mode was being resolved: the plane never ran, but may hold a session
+        plane.destroy();
+        return plane.mode;
+      }
       this.plane = plane;
       this.recorder.resolveMode(plane.mode, reason);
       log.info(`data plane: ${plane.mode} (${reason})`);
@@ -127,8 +131,9 @@ export class SprintPlayer {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    this.plane?.destroy();
+    // listeners hear nothing of the teardown
     this.recorder.events.clear();
+    this.plane?.destroy();
     this.monitor.destroy();
     this.dash.destroy();
   }

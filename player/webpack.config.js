@@ -48,7 +48,9 @@ module.exports = [
       path: path.join(root, 'dist', 'player'),
       filename: '[name].js',
       // the ES module build writes sprint.mjs beside these at the same time
-      clean: { keep: /\.mjs(\.map)?$/ },
+      clean: { keep: /\.mjs/ },
+      // the wrapper names no browser global (webpack's default is `self`); dash.js inside still needs a browser
+      globalObject: 'globalThis',
     },
   },
   {

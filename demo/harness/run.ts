@@ -293,12 +293,10 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     }
     const wire = await WireCapture.start(tb, { out: file('wire.jsonl') });
     teardown.push('capture', async () => (captureSummary = await wire.stop()));
-    for (const sampler of [
-      startSsSampler(tb, { out: file('ss.jsonl'), serverPorts: flows.map((f) => f.port) }),
-      startQdiscSampler(tb, { out: file('qdisc.jsonl') }),
-    ]) {
-      teardown.push('sampler', async () => samplerSummaries.push(await sampler.stop()));
-    }
+    const ss = startSsSampler(tb, { out: file('ss.jsonl'), serverPorts: flows.map((f) => f.port) });
+    teardown.push('sampler', async () => samplerSummaries.push(await ss.stop()));
+    const qdisc = startQdiscSampler(tb, { out: file('qdisc.jsonl') });
+    teardown.push('sampler', async () => samplerSummaries.push(await qdisc.stop()));
     const needBrowser = flows.some((f) => f.role === 'player');
     if (needBrowser) {
       const extraArgs = [...trustFlags, ...(options.chromiumArgs ?? [])];

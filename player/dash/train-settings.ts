@@ -28,7 +28,7 @@ export function applyTrainSettings(dash: MediaPlayerClass, pageSettings: unknown
   const page = (pageSettings ?? {}) as TrainSettingsView;
   const changed: string[] = [];
   const fast = page.streaming?.buffer?.fastSwitchEnabled;
-  if (fast !== undefined && fast !== false)
+  if (fast !== undefined && fast !== null && fast !== false)
     changed.push(
       `sprint turned dash.js's streaming.buffer.fastSwitchEnabled off (the page set ${String(fast)}): a fast switch would abort the train's segments in flight`,
     );

@@ -4,7 +4,7 @@
  * inspects its text), instead of once per check. Credentials as dash.js's
  * own load (`same-origin`), uncached. Never rejects.
  */
-export type ManifestText = { ok: true; text: string } | { ok: false; problem: string };
+export type ManifestText = { ok: true; text: string } | { ok: false; problem: string; network: boolean };
 
 export function manifestOnce(url: string): () => Promise<ManifestText> {
   let pending: Promise<ManifestText> | null = null;
@@ -13,9 +13,9 @@ export function manifestOnce(url: string): () => Promise<ManifestText> {
       try {
         const res = await fetch(url, { cache: 'no-store', credentials: 'same-origin' });
         const text = await res.text();
-        return res.ok ? { ok: true, text } : { ok: false, problem: `manifest fetch answered HTTP ${res.status}` };
+        return res.ok ? { ok: true, text } : { ok: false, problem: `manifest fetch answered HTTP ${res.status}`, network: false };
       } catch (e) {
-        return { ok: false, problem: `manifest fetch failed: ${(e as Error).message}` };
+        return { ok: false, problem: `manifest fetch failed: ${(e as Error).message}`, network: true };
       }
     })();
     return pending;

@@ -60,9 +60,11 @@ export async function resolveMode(
     const r = await result;
     if (r.ok) {
       for (const later of checks.slice(i + 1)) {
-        void later.result.then((x) => {
-          if (x.ok) x.plane.destroy();
-        });
+        void later.result
+          .then((x) => {
+            if (x.ok) x.plane.destroy();
+          })
+          .catch((e: unknown) => base.log.warn(`destroying an unused ${later.mode} plane failed: ${(e as Error).message}`));
       }
       const why = reasons.length ? `${r.reason} (${reasons.join('; ')})` : r.reason;
       return { plane: r.plane, reason: why };

@@ -26,7 +26,10 @@ export type TransportDetector = (
 ) => Promise<{ ok: true; transport: TrainTransport; info: string } | { ok: false; reason: string }>;
 
 /** Says which protocol the origin of `url` speaks to this page. */
-export type ProtocolDetector = (url: string, fetched: () => Promise<{ ok: boolean; problem?: string }>) => Promise<ProtocolAnswer>;
+export type ProtocolDetector = (
+  url: string,
+  fetched: () => Promise<{ ok: boolean; problem?: string; network?: boolean }>,
+) => Promise<ProtocolAnswer>;
 
 const EXTENSION_TIMEOUT_MS = 1500;
 

@@ -45,9 +45,13 @@ const ENTRY_POLL_MS = 50;
  * player/dataplane/manifest-once.ts). Never throws; the entry may be
  * recorded a little after the body ends, so it is polled for a bounded time.
  */
-export async function detectProtocol(url: string, fetched: () => Promise<{ ok: boolean; problem?: string }>): Promise<ProtocolAnswer> {
+export async function detectProtocol(
+  url: string,
+  fetched: () => Promise<{ ok: boolean; problem?: string; network?: boolean }>,
+): Promise<ProtocolAnswer> {
   const got = await fetched();
-  if (!got.ok && /failed/.test(got.problem ?? '')) return { protocol: null, problem: `fetching ${url}: ${got.problem}` };
+  // An HTTP error status still has a timing entry; a network failure has none.
+  if (!got.ok && got.network) return { protocol: null, problem: `fetching ${url}: ${got.problem}` };
   const deadline = Date.now() + ENTRY_WAIT_MS;
   for (;;) {
     const p = protocolFromTiming(url);

@@ -563,7 +563,6 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const endMs = entry.lastByteMs ?? atMs;
     const wireSec = (endMs - wireStart) / 1000;
     if (wireSec > 0 && entry.bytes > 0) entry.record.throughputBitsPerSec = (entry.bytes * 8) / wireSec;
-    this.ctx?.stats.endTransfer(entry.record);
     this.sampleBandwidth(t, entry, endMs);
     if (entry.train) entry.train.completedBytes += entry.bytes;
     this.policyCompleted(t, entry, entry.bytes, atMs);
@@ -684,7 +683,11 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         if (this.ctx) failToDash(head, this.ctx.stats);
         continue;
       }
-      if (this.ctx) deliverToDash(head, this.ctx.stats);
+      if (this.ctx) {
+        deliverToDash(head, this.ctx.stats);
+        // its record is final once dash.js has it (segmentsServed)
+        this.ctx.stats.endTransfer(head.record);
+      }
       if (head.status >= 200 && head.status <= 299) t.awaitingAppendSince = nowMs();
     }
   }

@@ -15,7 +15,12 @@ export interface SprintEventMap {
   modeResolved: { mode: DataPlaneMode; reason: string };
   /** A Sprint mode gave up during playback: dash.js loads on its own from now on. */
   fallback: { from: DataPlaneMode; to: 'stock'; reason: string };
-  /** A request on the wire ended (completed, failed or cancelled). */
+  /**
+   * A request on the wire ended (completed and handed to dash.js, failed, or
+   * cancelled). For a Sprint-x expanded request it fires when the transfer
+   * ends: `segmentsServed` still grows as segments it holds are handed over,
+   * which `stats().transfers` shows.
+   */
   transferEnd: TransferRecord;
   /** A Sprint train ended. */
   trainEnd: TrainRecord;

@@ -145,9 +145,6 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
       const media = origin.records().filter((r) => r.url === '/media/video.m4s' && r.range !== 'bytes=0-0' && r.range !== 'bytes=0-99');
       // (logged as each ends: node's fetch on HTTP/1.1 spreads them over connections, so any order)
       expect(media.map((r) => r.range).sort()).toEqual(['bytes=0-9999', 'bytes=10000-19999', 'bytes=20000-29999']);
-      // all three were requested before the first response ended (the train's window)
-      const firstEnd = Math.min(...media.map((r) => r.end));
-      expect(media.every((r) => r.arrival <= firstEnd)).toBe(true);
       const trains = stats.trains.toArray();
       expect(trains).toHaveLength(1);
       expect(trains[0]).toMatchObject({ requests: 3, targetBytes: 100_000 });
