@@ -14,35 +14,9 @@ import type { DataPlaneContext } from '../../../player/dataplane/data-plane';
 import type { LoaderRequest, LoaderResponse } from '../../../player/dash/loader-types';
 import { StatsRecorder } from '../../../player/stats/recorder';
 import { makeFixture, type Fixture } from '../server/helpers';
+import { fakeDash } from './fake-dash';
 
 const SEGMENT = 10_000;
-
-interface LoaderExtension {
-  load(request: LoaderRequest, response: LoaderResponse): unknown;
-}
-
-function fakeDash() {
-  const factories = new Map<string, (this: { parent: unknown }) => unknown>();
-  const handlers = new Map<string, Set<(e: unknown) => void>>();
-  const declined: LoaderRequest[] = [];
-  const dash = {
-    getVersion: () => '5.2.1',
-    extend: (name: string, factory: (this: { parent: unknown }) => unknown) => void factories.set(name, factory),
-    addResponseInterceptor: () => undefined,
-    updateSettings: () => undefined,
-    on: (ev: string, fn: (e: unknown) => void) => void (handlers.get(ev) ?? handlers.set(ev, new Set()).get(ev))!.add(fn),
-    off: (ev: string, fn: (e: unknown) => void) => void handlers.get(ev)?.delete(fn),
-    getSettings: () => ({ streaming: { abr: { autoSwitchBitrate: { video: true } } } }),
-    getBufferLength: () => 10,
-  };
-  const emit = (ev: string, e: unknown): void => handlers.get(ev)?.forEach((fn) => fn(e));
-  const loader = (): LoaderExtension => {
-    const factory = factories.get('XHRLoader');
-    if (!factory) throw new Error('the data plane did not extend XHRLoader');
-    return factory.call({ parent: { load: (r: LoaderRequest) => void declined.push(r) } }) as LoaderExtension;
-  };
-  return { dash, emit, loader, declined };
-}
 
 describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
   let fx: Fixture;
@@ -55,7 +29,7 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
     const origin = await startOrigin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir });
     const stats = new StatsRecorder('sprint');
     const plane = new SprintDataPlane(new FetchTrainTransport());
-    const { dash, emit, loader, declined } = fakeDash();
+    const { dash, emit, loader, declined } = fakeDash(10);
     const url = `${origin.url}/media/video.m4s`;
     const ctx = {
       dash,

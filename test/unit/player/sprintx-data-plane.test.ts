@@ -13,35 +13,10 @@ import type { DataPlaneContext } from '../../../player/dataplane/data-plane';
 import type { LoaderRequest, LoaderResponse } from '../../../player/dash/loader-types';
 import { StatsRecorder } from '../../../player/stats/recorder';
 import { makeFixture, type Fixture } from '../server/helpers';
+import { fakeDash } from './fake-dash';
 
 const SEGMENT = 10_000;
 const ranges = Array.from({ length: 10 }, (_, i) => ({ start: i * SEGMENT, end: i * SEGMENT + SEGMENT - 1 }));
-
-interface LoaderExtension {
-  load(request: LoaderRequest, response: LoaderResponse): unknown;
-}
-
-/** dash.js's MediaPlayer as the data plane touches it: extend(), interceptors, events, settings, buffer level. */
-function fakeDash() {
-  const factories = new Map<string, (this: { parent: unknown }) => unknown>();
-  const declined: LoaderRequest[] = [];
-  const dash = {
-    getVersion: () => '5.2.1',
-    extend: (name: string, factory: (this: { parent: unknown }) => unknown) => void factories.set(name, factory),
-    addResponseInterceptor: () => undefined,
-    on: () => undefined,
-    off: () => undefined,
-    getSettings: () => ({ streaming: { abr: { autoSwitchBitrate: { video: true } } } }),
-    getBufferLength: () => 30,
-  };
-  /** The loader dash.js would build: the extension over a parent that records what the data plane declined. */
-  const loader = (): LoaderExtension => {
-    const factory = factories.get('XHRLoader');
-    if (!factory) throw new Error('the data plane did not extend XHRLoader');
-    return factory.call({ parent: { load: (r: LoaderRequest) => void declined.push(r) } }) as LoaderExtension;
-  };
-  return { dash, loader, declined };
-}
 
 /** One segment request as dash.js's HTTPLoader hands it over, and a promise of its end. */
 function segmentRequest(url: string, index: number) {
@@ -103,7 +78,7 @@ describe('SprintXDataPlane on a loopback origin', () => {
     const stats = new StatsRecorder('sprint-x');
     const url = `${origin.url}/media/video.m4s`;
     const plane = new SprintXDataPlane(url, new Map([['rep-1', ranges]]));
-    const { dash, loader, declined } = fakeDash();
+    const { dash, loader, declined } = fakeDash(30);
     try {
       plane.install(context(dash, `${origin.url}/media/manifest.mpd`, stats));
       const l = loader();
@@ -143,7 +118,7 @@ describe('SprintXDataPlane on a loopback origin', () => {
     const stats = new StatsRecorder('sprint-x');
     const url = `${origin.url}/media/video.m4s`;
     const plane = new SprintXDataPlane(url, new Map([['rep-1', ranges]]));
-    const { dash, loader } = fakeDash();
+    const { dash, loader } = fakeDash(30);
     try {
       plane.install(context(dash, `${origin.url}/media/manifest.mpd`, stats));
       const s = segmentRequest(url, 0);
