@@ -26,3 +26,4 @@ export type {
 export type { SprintEventMap, SprintEventName, SprintEventListener } from './stats/events';
 export type { CounterName, Counters } from './stats/counters';
 export { COUNTERS } from './stats/counters';
+export { SPRINT_EVENT_NAMES } from './stats/events';

@@ -134,17 +134,7 @@ function describeEvent(name: SprintApi.SprintEventName, e: SprintApi.SprintEvent
 function listenToEvents(player: SprintPlayer): void {
   const log = { counts: {} as Record<string, number>, last: [] as Array<{ name: string; atMs: number; text: string }> };
   window.sprintEvents = log;
-  const names: SprintApi.SprintEventName[] = [
-    'modeResolved',
-    'fallback',
-    'transferEnd',
-    'trainEnd',
-    'estimates',
-    'deferredSwitch',
-    'rescue',
-    'warning',
-  ];
-  for (const name of names) {
+  for (const name of window.Sprint.SPRINT_EVENT_NAMES) {
     player.on(name, (e) => {
       log.counts[name] = (log.counts[name] ?? 0) + 1;
       log.last.push({ name, atMs: Date.now(), text: describeEvent(name, e) });

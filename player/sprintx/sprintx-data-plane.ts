@@ -289,6 +289,18 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     const fr = custom.request;
     const requestMs = nowMs();
     let settled = false;
+    /** A segment whose bytes never reached dash.js: none are counted (the transfer's record holds what the wire carried). */
+    const recordUnserved = (status: 'error' | 'aborted'): void =>
+      recordAnsweredSegment(ctx.stats, fr, {
+        kind: 'media',
+        url: req.url,
+        bytes: 0,
+        requestMs,
+        firstByteMs: null,
+        endMs: nowMs(),
+        status,
+        transferId: stream.record.id,
+      });
     const pending: PendingSegment = {
       range,
       deliver: (arrival, transferId) => {
@@ -329,18 +341,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
           firstByteMs: stream.record.firstByteMs,
         };
         ctx.stats.count('sprintx.segmentsFailedBack');
-        // The segment's bytes never reached dash.js: none are counted here
-        // (the transfer's record holds what the wire carried).
-        recordAnsweredSegment(ctx.stats, fr, {
-          kind: 'media',
-          url: req.url,
-          bytes: 0,
-          requestMs,
-          firstByteMs: null,
-          endMs: nowMs(),
-          status: 'error',
-          transferId: stream.record.id,
-        });
+        recordUnserved('error');
         custom.onloadend?.();
       },
     };
@@ -349,16 +350,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
       settled = true;
       stream.forget(pending);
       ctx.stats.count('sprintx.segmentsAbortedByDash');
-      recordAnsweredSegment(ctx.stats, fr, {
-        kind: 'media',
-        url: req.url,
-        bytes: 0,
-        requestMs,
-        firstByteMs: null,
-        endMs: nowMs(),
-        status: 'aborted',
-        transferId: stream.record.id,
-      });
+      recordUnserved('aborted');
       custom.onabort?.();
     };
     stream.request(pending);
