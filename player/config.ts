@@ -13,6 +13,8 @@ import { MAX_CHUNK_BYTES } from './estimates/estimate-hub';
 
 export const SPRINT_TRANSPORTS = ['auto', 'extension', 'fetch'] as const;
 export type SprintTransportChoice = (typeof SPRINT_TRANSPORTS)[number];
+export const SPRINT_AUDIO_POLICIES = ['train', 'own'] as const;
+export type SprintAudioPolicy = (typeof SPRINT_AUDIO_POLICIES)[number];
 
 /** Every option after normalizeConfig: defaults filled in, values checked. */
 export interface PlayerConfig {
@@ -25,6 +27,7 @@ export interface PlayerConfig {
   /** undefined: Program 1's chunk from the current estimates. */
   chunkBytes: number | undefined;
   minimumTrain: boolean;
+  sprintAudio: SprintAudioPolicy;
   sprintxSwitch: SprintXSwitchPolicy;
   /** undefined: two segments' duration. */
   sprintxSafetySec: number | undefined;
@@ -43,6 +46,7 @@ export const PLAYER_CONFIG_DEFAULTS: Readonly<PlayerConfig> = Object.freeze({
   epsilon: 0.1,
   chunkBytes: undefined,
   minimumTrain: true,
+  sprintAudio: 'train',
   sprintxSwitch: 'after-chunk',
   sprintxSafetySec: undefined,
   sprintxMaxRangeSec: DEFAULT_MAX_RANGE_SEC,
@@ -61,6 +65,12 @@ function bool(option: string, v: unknown, dflt: boolean): boolean {
   if (v === undefined) return dflt;
   if (typeof v !== 'boolean') fail(option, 'true or false', v);
   return v;
+}
+
+function oneOf<T extends string>(option: string, allowed: readonly T[], v: unknown, dflt: T): T {
+  if (v === undefined) return dflt;
+  if (!(allowed as readonly unknown[]).includes(v)) fail(option, `one of ${allowed.map((a) => `"${a}"`).join(', ')}`, v);
+  return v as T;
 }
 
 function seconds(option: string, v: unknown, min: 'zero' | 'positive'): number | undefined {
@@ -114,6 +124,7 @@ export function normalizeConfig(options: SprintPlayerOptions | undefined): Playe
     epsilon,
     chunkBytes: chunkBytes as number | undefined,
     minimumTrain: bool('minimumTrain', o['minimumTrain'], d.minimumTrain),
+    sprintAudio: oneOf('sprintAudio', SPRINT_AUDIO_POLICIES, o['sprintAudio'], d.sprintAudio),
     sprintxSwitch: wrap(() => parseSwitchPolicy(o['sprintxSwitch'])),
     sprintxSafetySec: seconds('sprintxSafetySec', o['sprintxSafetySec'], 'zero'),
     sprintxMaxRangeSec: seconds('sprintxMaxRangeSec', o['sprintxMaxRangeSec'], 'positive') ?? d.sprintxMaxRangeSec,

@@ -71,6 +71,7 @@ export class SprintPlayer {
       epsilon: config.epsilon,
       chunkBytes: config.chunkBytes,
       minimumTrain: config.minimumTrain,
+      sprintAudio: config.sprintAudio,
       sprintxSwitch: config.sprintxSwitch,
       sprintxSafetySec: config.sprintxSafetySec,
       sprintxMaxRangeSec: config.sprintxMaxRangeSec,

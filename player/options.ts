@@ -51,6 +51,17 @@ export interface SprintPlayerOptions {
    */
   minimumTrain?: boolean;
   /**
+   * Sprint on the extension's sockets: where audio segments travel. `train`
+   * (default): on the train's own connection, pipelined behind the video in
+   * presentation order (a video request waits, briefly, until audio has
+   * asked for the segment beside the one before it), so the player is one
+   * flow on the wire; `own`: on dash.js's own connection, as in stock
+   * dash.js (the player is then two flows). On the fetch transport audio
+   * always stays with dash.js: over HTTP/2 it shares the one connection
+   * anyway.
+   */
+  sprintAudio?: 'train' | 'own';
+  /**
    * Sprint-x: what an ABR bitrate switch does to the expanded request in
    * flight. `after-chunk` (default): the switch waits until the request has
    * delivered its chunk (and the old representation's segments already

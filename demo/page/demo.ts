@@ -28,6 +28,7 @@ const transport = params.get('transport') ?? undefined;
 //   chunk=BYTES  a fixed chunk size instead of the model's
 //   mpt=0        Sprint without the minimum pipeline train (paper Fig. 11)
 //   buffer=SEC   dash.js's buffer targets (default, top quality, long form)
+//   saudio=train|own   Sprint (extension): audio on the train's connection or dash.js's
 //   sxswitch=after-chunk|immediate   Sprint-x's switch policy
 //   sxsafety=SEC Sprint-x's safety level (buffered video below which a switch is never held)
 //   sxmaxsec=SEC the most media time one Sprint-x expanded request covers
@@ -36,6 +37,7 @@ const transport = params.get('transport') ?? undefined;
 //                compares data planes on the same bytes
 const chunk = params.get('chunk');
 const sxSwitch = params.get('sxswitch') ?? undefined;
+const sprintAudio = params.get('saudio') ?? undefined;
 const sxSafety = params.get('sxsafety');
 const sxMaxSec = params.get('sxmaxsec');
 const mpt = params.get('mpt');
@@ -159,6 +161,7 @@ function start(): void {
       sprintTransport: transport as SprintApi.SprintPlayerOptions['sprintTransport'],
       chunkBytes: parsePositive('chunk', chunk),
       minimumTrain: parseSwitch('mpt', mpt),
+      sprintAudio: sprintAudio as SprintApi.SprintPlayerOptions['sprintAudio'],
       sprintxSwitch: sxSwitch as SprintApi.SprintPlayerOptions['sprintxSwitch'],
       sprintxSafetySec: sxSafety === null ? undefined : parsePositive('sxsafety', sxSafety),
       sprintxMaxRangeSec: parsePositive('sxmaxsec', sxMaxSec),

@@ -108,6 +108,7 @@ interface Query {
 
 export class ExtensionTransport implements TrainTransport {
   readonly name = 'extension';
+  readonly oneConnection = true;
   private port: MessagePort | null;
   private info: WelcomeInfo;
   private st: ExtensionTransportState = 'open';

@@ -19,12 +19,17 @@
  * target so the minimum train is requested even past it (§IV-B1); the
  * lift ends with the train, and dash.js's own target applies again.
  *
- * Only the video rides Sprint's transport: it is the trains and nearly all
- * of the bytes. Audio stays on dash.js's own loader (its own connection, as
- * in stock dash.js), so an audio segment never waits behind a train's video
- * responses on a pipelined connection (measured on the 3 Mbit/s testbed with
- * audio in the pipe: playback stalled for audio with 40 s of video
- * buffered, 9 rebuffers in 150 s). Its transfers are recorded like stock's.
+ * Trains are video: it is nearly all of the bytes. On a one-connection
+ * transport (the extension's sockets) audio rides the train's connection too
+ * (sprintAudio 'train', the default), so the player is one flow at the
+ * bottleneck; its requests are not part of the train's books but count in
+ * the window and the wire timing, and video requests wait for audio's in
+ * presentation order (src/train/audio-order.ts: without that order audio
+ * queued behind whole video windows and stalled playback with 40 s of video
+ * buffered, 9 rebuffers in 150 s on the 3 Mbit/s testbed). Elsewhere, and
+ * with sprintAudio 'own', audio stays on dash.js's own loader (over HTTP/2
+ * it shares the one connection anyway) and its transfers are recorded like
+ * stock's.
  *
  * Responses reach dash.js strictly in request order and one append at a
  * time (the next completion is released when dash.js has appended the
@@ -41,7 +46,7 @@
  * is re-issued (the transport says when that is safe); one that fails for
  * good is failed back to dash.js, whose own retry policy takes over.
  *
- * Size (694 lines): one state machine: a request's life (issue, bytes, end,
+ * Size (806 lines): one state machine: a request's life (issue, bytes, end,
  * failure, re-issue, abort), the train it belongs to and the in-order release
  * share per-type state that must change together within one event turn. What
  * stands alone is split out: estimates (../estimates/estimate-hub.ts), the
@@ -52,6 +57,7 @@
 import { parseRange } from '../../src/sprintx/range-plan';
 import { outstandingBytes } from '../../src/model/outstanding-window';
 import { TrainPolicy } from '../../src/train/train-policy';
+import { holdVideoForAudio } from '../../src/train/audio-order';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
 import { DashFragmentRecorder } from '../dataplane/segment-records';
@@ -74,6 +80,15 @@ import type { TrainTransport } from './train-transport';
 const TYPICAL_SEGMENT_SEC = 4;
 /** The media type whose requests form trains. */
 const TRAIN_MEDIA_TYPE = 'video';
+/** The media type that rides the train's connection on a one-connection transport (sprintAudio 'train'). */
+const RIDER_MEDIA_TYPE = 'audio';
+/**
+ * How long a video request may wait for audio to ask for its next segment
+ * (audio rides the train): dash.js issues it within milliseconds of the
+ * previous audio append; past this, audio has stopped on its own (end of
+ * stream, an error) and video goes on.
+ */
+const AUDIO_HOLD_MAX_MS = 1000;
 /** Requests failing for good in a row before Sprint falls back to stock loading. */
 const MAX_CONSECUTIVE_FAILURES = 3;
 /** Re-issues of one request after its connection went away. */
@@ -295,6 +310,25 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     return this.bufferSec(type) + this.inFlightSec(t) + 2 * this.nextSegmentSec(t);
   }
 
+  /** Whether requests of this media type ride Sprint's transport (else dash.js loads them itself). */
+  private rides(type: string): boolean {
+    return type === TRAIN_MEDIA_TYPE || (type === RIDER_MEDIA_TYPE && this.audioRides);
+  }
+
+  /** Audio rides the train's connection: a one-connection transport and sprintAudio 'train'. */
+  private get audioRides(): boolean {
+    return this.transport.oneConnection === true && this.ctx?.sprintAudio === 'train';
+  }
+
+  /**
+   * The state holding the wire timing (last byte, bandwidth meter) of a
+   * type's responses: the train's when audio rides its connection (one
+   * connection, one busy period), else the type's own.
+   */
+  private wire(type: string): TypeState {
+    return this.state(this.rides(type) && this.audioRides ? TRAIN_MEDIA_TYPE : type);
+  }
+
   private state(type: string): TypeState {
     let t = this.types.get(type);
     if (!t) {
@@ -316,18 +350,22 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   }
 
   private mayIssue(type: string): boolean {
+    return this.windowAllows(type) && !this.holdForAudio(type);
+  }
+
+  /** The train policy and the outstanding window (§IV-B1) allow the next request of `type`. */
+  private windowAllows(type: string): boolean {
     const t = this.types.get(type);
     if (!t || !this.ctx || this.degraded !== null || type !== TRAIN_MEDIA_TYPE) return true; // dash.js decides
     const target = this.scheduler?.bufferTarget(type);
     const fairBdpBytes = this.model().fairBdpBytes;
-    // The live outstanding state, oldest first; a response of unknown size counts as one fair BDP.
+    // The live outstanding state on the connection, oldest first (audio too
+    // when it rides); a response of unknown size counts as one fair BDP.
     const window = outstandingBytes(
-      t.queue
-        .filter((e) => e.state === 'loading')
-        .map((e) => ({
-          expectedBytes: e.expectedBytes > 0 ? Math.max(e.expectedBytes, e.bytes) : Math.max(fairBdpBytes, e.bytes),
-          receivedBytes: e.bytes,
-        })),
+      this.onConnection().map((e) => ({
+        expectedBytes: e.expectedBytes > 0 ? Math.max(e.expectedBytes, e.bytes) : Math.max(fairBdpBytes, e.bytes),
+        receivedBytes: e.bytes,
+      })),
     );
     return t.policy.mayIssue({
       outstanding: window.requests,
@@ -341,6 +379,52 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     });
   }
 
+  /** Loading requests of every type on the train's connection, in the order they were sent. */
+  private onConnection(): Entry[] {
+    const video = this.types.get(TRAIN_MEDIA_TYPE)?.queue ?? [];
+    const audio = this.audioRides ? (this.types.get(RIDER_MEDIA_TYPE)?.queue ?? []) : [];
+    return [...video, ...audio].filter((e) => e.state === 'loading').sort((a, b) => a.sentMs - b.sentMs);
+  }
+
+  /** Since when a video request has been held for audio (null: not held). */
+  private audioHoldSince: number | null = null;
+  /** A hold timed out: no more holds until audio asks for a segment again. */
+  private audioHoldSuspended = false;
+
+  /**
+   * Audio riding the train's connection is requested in presentation order
+   * with the video (src/train/audio-order.ts); one hold lasts at most
+   * AUDIO_HOLD_MAX_MS, after which holds stop until audio asks again.
+   */
+  private holdForAudio(type: string): boolean {
+    if (type !== TRAIN_MEDIA_TYPE || !this.audioRides || this.audioHoldSuspended || !this.ctx || this.degraded !== null) return false;
+    const video = this.types.get(TRAIN_MEDIA_TYPE);
+    const audio = this.types.get(RIDER_MEDIA_TYPE);
+    if (!video || !audio) return this.releaseAudioHold();
+    const hold = holdVideoForAudio({
+      videoAheadSec: this.bufferSec(TRAIN_MEDIA_TYPE) + this.inFlightSec(video),
+      audioAheadSec: this.bufferSec(RIDER_MEDIA_TYPE) + this.inFlightSec(audio),
+      audioBufferSec: this.bufferSec(RIDER_MEDIA_TYPE),
+      audioTargetSec: this.scheduler?.bufferTarget(RIDER_MEDIA_TYPE) ?? NaN,
+      videoSegmentSec: this.nextSegmentSec(video),
+    });
+    if (!hold) return this.releaseAudioHold();
+    const now = nowMs();
+    if (this.audioHoldSince === null) {
+      this.audioHoldSince = now;
+      this.ctx.stats.count('sprint.audioHolds');
+    }
+    if (now - this.audioHoldSince <= AUDIO_HOLD_MAX_MS) return true;
+    this.ctx.stats.count('sprint.audioHoldTimeouts');
+    this.audioHoldSuspended = true;
+    return this.releaseAudioHold();
+  }
+
+  private releaseAudioHold(): false {
+    this.audioHoldSince = null;
+    return false;
+  }
+
   /**
    * Lets dash.js issue its next request now if the window and the train
    * allow it. When nothing is outstanding and no request may go, downloading
@@ -348,7 +432,9 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
    * nothing is outstanding and dash.js, asked to go on, issues nothing for
    * TRAIN_STALL_MS, it has stopped on its own: the train ends too.
    */
-  private maybeRetick(type: string): void {
+  private maybeRetick(asked: string): void {
+    // Riding audio changes only what the video may do: its window, its hold.
+    const type = asked === RIDER_MEDIA_TYPE && this.audioRides ? TRAIN_MEDIA_TYPE : asked;
     if (this.retickPending.has(type)) return;
     this.retickPending.add(type);
     setTimeout(() => {
@@ -356,10 +442,11 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       if (!this.ctx) return;
       const t = this.types.get(type);
       const idleTrain = t !== undefined && this.outstanding(t) === 0 && t.train !== null && t.train.endMs === null;
-      if (!this.mayIssue(type)) {
+      if (!this.windowAllows(type)) {
         if (idleTrain) this.endTrain(t as TypeState);
         return;
       }
+      if (this.holdForAudio(type)) return; // the scheduler hook's gate asks again shortly
       this.scheduler?.retick(type);
       if (idleTrain && this.stallTimer === null) {
         this.stallTimer = setTimeout(() => {
@@ -385,8 +472,9 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (!ctx || this.degraded !== null || !fr || req.method !== 'GET' || !this.scheduled.has(fr)) return false;
     if (fr.type !== MEDIA_SEGMENT_TYPE && fr.type !== INIT_SEGMENT_TYPE) return false;
     const type = fr.mediaType;
-    if (type !== TRAIN_MEDIA_TYPE) return false;
-    if (this.stallTimer !== null) {
+    if (!type || !this.rides(type)) return false;
+    const inTrain = type === TRAIN_MEDIA_TYPE;
+    if (inTrain && this.stallTimer !== null) {
       clearTimeout(this.stallTimer);
       this.stallTimer = null;
     }
@@ -408,7 +496,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         : 0;
     const expected = range ? range.end - range.start + 1 : bitrate && mediaSec ? Math.round((bitrate * mediaSec) / 8) : 0;
     const at = nowMs();
-    if ((this.outstanding(t) === 0 || this.trainBreak) && !t.policy.trainUnspent) {
+    if (inTrain && (this.outstanding(t) === 0 || this.trainBreak) && !t.policy.trainUnspent) {
       this.trainBreak = false;
       this.beginTrain(type, t, at);
     }
@@ -423,7 +511,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       bytes: 0,
       expectedBytes: range ? expected : null,
       throughputBitsPerSec: null,
-      targetChunkBytes: t.train?.targetBytes ?? null,
+      targetChunkBytes: inTrain ? (t.train?.targetBytes ?? null) : null,
       rttEstimateSec: this.estimates.rttSec(),
       bandwidthEstimateBitsPerSec: this.estimates.bandwidthBitsPerSec(),
       segmentsServed: 0,
@@ -457,9 +545,18 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       reissues: 0,
       error: null,
       record,
-      train: t.train,
+      train: inTrain ? t.train : null,
     };
     t.queue.push(entry);
+    req.customData.abort = () => this.abortEntry(entry);
+    if (!inTrain) {
+      // audio on the train's connection: the video request held for it may go now
+      ctx.stats.count('sprint.audioOnTrain');
+      this.audioHoldSuspended = false;
+      this.send(entry);
+      this.maybeRetick(TRAIN_MEDIA_TYPE);
+      return true;
+    }
     const outstanding = this.outstanding(t);
     t.policy.onIssued(expected, outstanding);
     if (this.ctx) this.ctx.stats.estimates.outstandingWindow = outstanding;
@@ -469,7 +566,6 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       t.train.window = Math.max(t.train.window, outstanding);
       if (bitrate !== null && entry.kind === 'media') t.train.bitrates.push(bitrate);
     }
-    req.customData.abort = () => this.abortEntry(entry);
     this.send(entry);
     this.maybeRetick(type);
     return true;
@@ -503,8 +599,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   private send(entry: Entry): void {
     entry.sentMs = nowMs();
-    const t = this.state(entry.type);
-    entry.prevMs = Math.max(entry.sentMs, t.lastByteMs);
+    entry.prevMs = Math.max(entry.sentMs, this.wire(entry.type).lastByteMs);
     entry.ticket = this.transport.request(
       { url: entry.url, range: entry.range },
       {
@@ -522,6 +617,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private onData(entry: Entry, bytes: Uint8Array, atMs: number): void {
     if (entry.state !== 'loading' || bytes.length === 0) return;
     const t = this.state(entry.type);
+    const w = this.wire(entry.type);
     if (entry.firstByteMs === null) {
       entry.firstByteMs = atMs;
       entry.record.firstByteMs = atMs;
@@ -533,12 +629,13 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       // fair BDP the outstanding window covers (measured: 1.9 of 4 Mbit/s,
       // the wire idle 10-15 % of each train).
       const earliest = entry.sentMs + this.estimates.minRttSec() * 1000;
-      entry.prevMs = Math.min(atMs, Math.max(earliest, t.lastByteMs));
+      entry.prevMs = Math.min(atMs, Math.max(earliest, w.lastByteMs));
       // A new busy period unless another response is arriving now (a meter
       // left by a response that failed or was aborted is stale).
-      if (!t.meter || !this.othersArriving(t, entry)) t.meter = { fromMs: entry.prevMs, bytes: 0 };
+      if (!w.meter || !this.othersArriving(entry)) w.meter = { fromMs: entry.prevMs, bytes: 0 };
     }
-    if (t.meter) t.meter.bytes += bytes.length;
+    if (w.meter) w.meter.bytes += bytes.length;
+    w.lastByteMs = Math.max(w.lastByteMs, atMs);
     t.lastByteMs = Math.max(t.lastByteMs, atMs);
     entry.traces.push({ startMs: entry.prevMs, durationMs: Math.max(0, atMs - entry.prevMs), bytes: bytes.length });
     entry.prevMs = atMs;
@@ -549,7 +646,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     // Bytes arriving shrink what the outstanding requests have yet to
     // deliver: the window may have room for the next request now, while this
     // response is still arriving (§IV-B1), not only once it completes.
-    if (entry.type === TRAIN_MEDIA_TYPE && this.mayIssue(entry.type)) this.maybeRetick(entry.type);
+    if (this.rides(entry.type) && this.mayIssue(TRAIN_MEDIA_TYPE)) this.maybeRetick(TRAIN_MEDIA_TYPE);
   }
 
   private onEnd(entry: Entry, atMs: number): void {
@@ -559,11 +656,13 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.consecutiveFailures = 0;
     entry.record.endMs = entry.lastByteMs ?? atMs;
     t.lastByteMs = Math.max(t.lastByteMs, entry.lastByteMs ?? atMs);
+    const w = this.wire(entry.type);
+    w.lastByteMs = Math.max(w.lastByteMs, entry.lastByteMs ?? atMs);
     const wireStart = entry.traces[0]?.startMs ?? entry.sentMs;
     const endMs = entry.lastByteMs ?? atMs;
     const wireSec = (endMs - wireStart) / 1000;
     if (wireSec > 0 && entry.bytes > 0) entry.record.throughputBitsPerSec = (entry.bytes * 8) / wireSec;
-    this.sampleBandwidth(t, entry, endMs);
+    this.sampleBandwidth(w, entry, endMs);
     if (entry.train) entry.train.completedBytes += entry.bytes;
     this.policyCompleted(t, entry, entry.bytes, atMs);
     this.closeTrainIfDone(t, atMs);
@@ -579,23 +678,24 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
    * reading a share of it. With one response at a time (pipelined on one
    * connection) this is that response's own throughput.
    */
-  private sampleBandwidth(t: TypeState, ended: Entry, endMs: number): void {
-    const m = t.meter;
+  private sampleBandwidth(w: TypeState, ended: Entry, endMs: number): void {
+    const m = w.meter;
     if (!m) return;
     const sec = (endMs - m.fromMs) / 1000;
     // Published with the rest of the response's completion (onEnd).
     if (sec > 0 && m.bytes > 0) this.estimates.bandwidth.addTransfer(m.bytes, sec);
-    t.meter = this.othersArriving(t, ended) ? { fromMs: endMs, bytes: 0 } : null;
+    w.meter = this.othersArriving(ended) ? { fromMs: endMs, bytes: 0 } : null;
   }
 
-  /** Some response of this type other than `entry` has begun and not yet ended. */
-  private othersArriving(t: TypeState, entry: Entry): boolean {
-    return t.queue.some((e) => e !== entry && e.state === 'loading' && e.firstByteMs !== null);
+  /** Some response sharing `entry`'s wire timing, other than `entry`, has begun and not yet ended. */
+  private othersArriving(entry: Entry): boolean {
+    const shared = this.rides(entry.type) && this.audioRides ? this.onConnection() : this.state(entry.type).queue;
+    return shared.some((e) => e !== entry && e.state === 'loading' && e.firstByteMs !== null);
   }
 
   /** A request of the running train finished (a request of a train a seek ended only adds to its record). */
   private policyCompleted(t: TypeState, entry: Entry, bytes: number, atMs: number): void {
-    if (entry.train === t.train) t.policy.onCompleted(bytes, atMs, this.outstanding(t));
+    if (entry.type === TRAIN_MEDIA_TYPE && entry.train === t.train) t.policy.onCompleted(bytes, atMs, this.outstanding(t));
   }
 
   private closeTrainIfDone(t: TypeState, atMs: number): void {

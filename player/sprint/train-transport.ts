@@ -57,6 +57,14 @@ export interface PathInfo {
 export interface TrainTransport {
   /** e.g. `extension` or `fetch`. */
   readonly name: string;
+  /**
+   * True when the transport puts all of an origin's requests on one
+   * connection of its own, in request order (HTTP/1.1 pipelining): the
+   * player is then one flow on the wire only if its audio rides it too.
+   * False or absent: the browser maps requests onto its connections (over
+   * HTTP/2 dash.js's own requests share them already).
+   */
+  readonly oneConnection?: boolean;
   request(req: TrainRequest, sink: ResponseSink): RequestTicket;
   /**
    * The browser connection pool the page's RTT probes should use: the one

@@ -7,6 +7,9 @@ export const COUNTERS = {
   rescues: 'segments that could not arrive and were asked again one rung or more lower (player/abr/rescue.ts)',
 
   'sprint.trains': 'trains begun (each time downloading resumed)',
+  'sprint.audioOnTrain': "audio segments carried on the train's connection (sprintAudio 'train')",
+  'sprint.audioHolds': 'times a video request waited for audio to ask for its next segment (presentation order on one connection)',
+  'sprint.audioHoldTimeouts': 'audio did not ask within the hold limit; video went on without it',
   'sprint.switchesInTrain': 'bitrate switches that kept the train running (no drain)',
   'sprint.switchesDrained': "bitrate switches that took dash.js's own path (wait for loading requests)",
   'sprint.reissued': 'requests sent again after their connection went away',

@@ -10,7 +10,9 @@
  *     requests that follow without cancelling or dropping loaded segments,
  *     and without draining the window: the new representation's first
  *     request goes out while the old one's are still arriving;
- *   - audio is never on a train's connection (it would wait behind video);
+ *   - audio rides the train's connection (the player is one flow), is
+ *     recorded once, and playback goes on; with `saudio=own` it stays on
+ *     dash.js's own connections;
  *   - without the socket host, auto falls back (to sprint-x here) with the
  *     reason, and playback goes on.
  */
@@ -105,11 +107,14 @@ describe('sprint with the extension', () => {
       expect(s2.trains.some((t) => t.requests >= 2)).toBe(true);
       const video = mediaRecords(origin).filter((r) => /(init|chunk)-[0-4]/.test(r.url));
       expect(pipelinedPairs(video).length).toBeGreaterThan(0);
-      // Audio never waits behind a train: it rides dash.js's own connections, and is in the stats.
+      // Audio rides the train's connection (sprintAudio 'train', the default) and is in the stats.
       const audio = mediaRecords(origin).filter((r) => /(init|chunk)-5/.test(r.url));
       const videoConns = new Set(video.map((r) => r.conn));
       expect(audio.length).toBeGreaterThan(0);
-      expect(audio.filter((r) => videoConns.has(r.conn))).toEqual([]);
+      const audioMedia = audio.filter((r) => /chunk-5/.test(r.url));
+      expect(audioMedia.length).toBeGreaterThan(0);
+      expect(audioMedia.filter((r) => !videoConns.has(r.conn))).toEqual([]);
+      expect(s2.counters['sprint.audioOnTrain'] ?? 0).toBeGreaterThan(0);
       // Each audio segment recorded once: as many as the origin had answered
       // (dash.js has at most one audio request out, which may be on its way).
       const answeredAudio = (): number =>
@@ -135,6 +140,25 @@ describe('sprint with the extension', () => {
       );
       expect(stillArriving.length).toBeGreaterThan(0);
       expect(s2.counters['sprint.switchesInTrain'] ?? 0).toBeGreaterThan(0);
+    } finally {
+      await browser.close();
+      await origin.close();
+    }
+  });
+
+  it("with saudio=own, audio stays off the train's connection and playback goes on", async () => {
+    const { origin, browser, page } = await open(true, 'chunked', '&saudio=own');
+    try {
+      const s = await waitForPlayback(page, 8, 120_000);
+      expect(s.mode).toBe('sprint');
+      expect(s.playback.errors).toEqual([]);
+      const video = mediaRecords(origin).filter((r) => /chunk-[0-4]/.test(r.url));
+      const audio = mediaRecords(origin).filter((r) => /chunk-5/.test(r.url));
+      expect(video.length).toBeGreaterThan(0);
+      expect(audio.length).toBeGreaterThan(0);
+      const videoConns = new Set(video.map((r) => r.conn));
+      expect(audio.filter((r) => videoConns.has(r.conn))).toEqual([]);
+      expect(s.counters['sprint.audioOnTrain'] ?? 0).toBe(0);
     } finally {
       await browser.close();
       await origin.close();

@@ -18,6 +18,59 @@ import { fakeDash } from './fake-dash';
 
 const SEGMENT = 10_000;
 
+function context(dash: unknown, originUrl: string, stats: StatsRecorder, extra: Partial<DataPlaneContext> = {}): DataPlaneContext {
+  return {
+    dash,
+    dashjs: {
+      MediaPlayer: {
+        events: {
+          FRAGMENT_LOADING_COMPLETED: 'fragmentLoadingCompleted',
+          FRAGMENT_LOADING_ABANDONED: 'fragmentLoadingAbandoned',
+          PLAYBACK_SEEKING: 'playbackSeeking',
+        },
+      },
+    },
+    manifestUrl: `${originUrl}/media/manifest.mpd`,
+    stats,
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    epsilon: 0.1,
+    chunkBytes: 100_000,
+    minimumTrain: true,
+    sprintAudio: 'train',
+    sprintxSwitch: 'after-chunk',
+    sprintxMaxRangeSec: 60,
+    ...extra,
+  } as unknown as DataPlaneContext;
+}
+
+/** A scheduled segment request as dash.js's FragmentModel makes it, with a promise of its hand-over. */
+function segmentRequest(url: string, mediaType: string, i: number, onEnd: () => void = () => undefined) {
+  const request: LoaderRequest = {
+    url,
+    method: 'GET',
+    customData: {
+      request: {
+        type: 'MediaSegment',
+        mediaType,
+        url,
+        range: `${i * SEGMENT}-${i * SEGMENT + SEGMENT - 1}`,
+        index: i,
+        duration: 4,
+        representation: { id: `${mediaType}-1`, bandwidth: 1e6 },
+      },
+      onprogress: () => undefined,
+    },
+  };
+  const response: LoaderResponse = {};
+  const ended = new Promise<void>((resolve) => {
+    request.customData.onloadend = () => {
+      onEnd();
+      resolve();
+    };
+  });
+  return { request, response, ended };
+}
+
 describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
   let fx: Fixture;
   beforeAll(() => {
@@ -31,56 +84,12 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
     const plane = new SprintDataPlane(new FetchTrainTransport());
     const { dash, emit, loader, declined } = fakeDash(10);
     const url = `${origin.url}/media/video.m4s`;
-    const ctx = {
-      dash,
-      dashjs: {
-        MediaPlayer: {
-          events: {
-            FRAGMENT_LOADING_COMPLETED: 'fragmentLoadingCompleted',
-            FRAGMENT_LOADING_ABANDONED: 'fragmentLoadingAbandoned',
-            PLAYBACK_SEEKING: 'playbackSeeking',
-          },
-        },
-      },
-      manifestUrl: `${origin.url}/media/manifest.mpd`,
-      stats,
-      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-      epsilon: 0.1,
-      chunkBytes: 100_000,
-      minimumTrain: true,
-      sprintxSwitch: 'after-chunk',
-      sprintxMaxRangeSec: 60,
-    } as unknown as DataPlaneContext;
+    const ctx = context(dash, origin.url, stats);
     try {
       plane.install(ctx);
       const l = loader();
       const order: number[] = [];
-      const segments = [0, 1, 2].map((i) => {
-        const request: LoaderRequest = {
-          url,
-          method: 'GET',
-          customData: {
-            request: {
-              type: 'MediaSegment',
-              mediaType: 'video',
-              url,
-              range: `${i * SEGMENT}-${i * SEGMENT + SEGMENT - 1}`,
-              index: i,
-              duration: 4,
-              representation: { id: 'rep-1', bandwidth: 1e6 },
-            },
-            onprogress: () => undefined,
-          },
-        };
-        const response: LoaderResponse = {};
-        const ended = new Promise<void>((resolve) => {
-          request.customData.onloadend = () => {
-            order.push(i);
-            resolve();
-          };
-        });
-        return { request, response, ended };
-      });
+      const segments = [0, 1, 2].map((i) => segmentRequest(url, 'video', i, () => order.push(i)));
       // dash.js announces each scheduled request, then loads it; all three before any answer arrives.
       for (const s of segments) {
         emit('fragmentLoadingStarted', { request: s.request.customData.request });
@@ -127,6 +136,49 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
         [0, 'ok'],
         [1, 'ok'],
         [2, 'ok'],
+      ]);
+    } finally {
+      plane.destroy();
+      await origin.close();
+    }
+  });
+
+  // Audio rides a one-connection transport (the extension's, sprintAudio
+  // 'train') so the player is one flow; elsewhere, or with 'own', dash.js
+  // loads it. The one-connection property is all this test fakes: the bytes
+  // travel over fetch to the real origin.
+  class OneConnectionFetch extends FetchTrainTransport {
+    readonly oneConnection = true;
+  }
+  it.each([
+    ['a one-connection transport, sprintAudio train', () => new OneConnectionFetch(), 'train', true],
+    ['a one-connection transport, sprintAudio own', () => new OneConnectionFetch(), 'own', false],
+    ['fetch (the browser maps connections)', () => new FetchTrainTransport(), 'train', false],
+  ] as const)('audio on %s', async (_name, transport, sprintAudio, carried) => {
+    const origin = await startOrigin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir });
+    const stats = new StatsRecorder('sprint');
+    const plane = new SprintDataPlane(transport());
+    const { dash, emit, loader, declined } = fakeDash(10);
+    try {
+      plane.install(context(dash, origin.url, stats, { sprintAudio }));
+      const l = loader();
+      const video = segmentRequest(`${origin.url}/media/video.m4s`, 'video', 0);
+      const audio = segmentRequest(`${origin.url}/media/video.m4s`, 'audio', 1);
+      for (const s of [video, audio]) {
+        emit('fragmentLoadingStarted', { request: s.request.customData.request });
+        l.load(s.request, s.response);
+      }
+      await video.ended;
+      expect(declined.map((r) => r.customData.request?.mediaType)).toEqual(carried ? [] : ['audio']);
+      if (!carried) return;
+      await audio.ended;
+      expect(Buffer.from(audio.response.data as ArrayBuffer).equals(fx.video.subarray(SEGMENT, 2 * SEGMENT))).toBe(true);
+      expect(stats.counters['sprint.audioOnTrain']).toBe(1);
+      // audio is on the wire beside the train, not part of its books
+      expect(stats.trains.toArray()[0]).toMatchObject({ requests: 1 });
+      expect(stats.segments.toArray().map((x) => [x.mediaType, x.status])).toEqual([
+        ['video', 'ok'],
+        ['audio', 'ok'],
       ]);
     } finally {
       plane.destroy();

@@ -1,0 +1,39 @@
+/**
+ * Audio on the train's connection, in presentation order with the video
+ * (beyond the paper: §IV-B1 pipelines video only, and a player whose audio
+ * has a connection of its own is two flows at the bottleneck).
+ *
+ * On one HTTP/1.1 connection responses come back in request order, and
+ * dash.js has one audio request out at a time. An audio request issued
+ * behind a full video window waits for all of it, and the next audio
+ * request is issued only once that one is in: audio then gets one segment
+ * per window's worth of video and falls behind the playhead, however much
+ * video is buffered. Requesting in presentation order — v(i), a(i),
+ * v(i+1), a(i+1), … — makes each audio response wait for about one video
+ * response, so audio keeps pace with video.
+ *
+ * The rule, with no I/O: hold the next video request while the video
+ * already asked for (buffered plus in flight) leads the audio asked for by
+ * at least one video segment, and audio still wants to load (below its
+ * buffer target). The caller bounds how long one hold may last.
+ */
+
+export interface AudioOrderState {
+  /** Video buffered ahead of the playhead plus the media time of video requests in flight, seconds. */
+  videoAheadSec: number;
+  /** The same for audio, seconds. */
+  audioAheadSec: number;
+  /** Audio buffered ahead of the playhead (appended only), seconds. */
+  audioBufferSec: number;
+  /** The buffer level dash.js fills audio to, seconds; NaN when unknown (audio then wants to load). */
+  audioTargetSec: number;
+  /** Media time of the next video segment, seconds. */
+  videoSegmentSec: number;
+}
+
+/** True when the next video request should wait for audio to ask for its next segment. */
+export function holdVideoForAudio(s: AudioOrderState): boolean {
+  const audioWants = !(Number.isFinite(s.audioTargetSec) && s.audioBufferSec >= s.audioTargetSec);
+  if (!audioWants) return false;
+  return s.videoAheadSec - s.audioAheadSec >= Math.max(s.videoSegmentSec, 0.001);
+}

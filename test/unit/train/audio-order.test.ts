@@ -1,0 +1,24 @@
+// The presentation-order rule for audio on the train's connection
+// (src/train/audio-order.ts): video waits only while it leads audio by a
+// whole segment and audio still wants to load.
+import { holdVideoForAudio, type AudioOrderState } from '../../../src/train/audio-order';
+
+const base: AudioOrderState = { videoAheadSec: 8, audioAheadSec: 8, audioBufferSec: 4, audioTargetSec: 30, videoSegmentSec: 4 };
+
+describe('holdVideoForAudio', () => {
+  it('lets video lead audio by less than one segment', () => {
+    expect(holdVideoForAudio(base)).toBe(false);
+    expect(holdVideoForAudio({ ...base, videoAheadSec: 11.9 })).toBe(false);
+  });
+  it('holds video a whole segment ahead of audio that still wants to load', () => {
+    expect(holdVideoForAudio({ ...base, videoAheadSec: 12 })).toBe(true);
+    expect(holdVideoForAudio({ ...base, videoAheadSec: 40, audioTargetSec: NaN })).toBe(true);
+  });
+  it('never holds for audio at its buffer target (video may run ahead, e.g. in a train past the target)', () => {
+    expect(holdVideoForAudio({ ...base, videoAheadSec: 60, audioAheadSec: 30, audioBufferSec: 30, audioTargetSec: 30 })).toBe(false);
+  });
+  it('uses the next video segment as the unit (short segments hold sooner)', () => {
+    expect(holdVideoForAudio({ ...base, videoAheadSec: 10, videoSegmentSec: 2 })).toBe(true);
+    expect(holdVideoForAudio({ ...base, videoAheadSec: 10, videoSegmentSec: 0 })).toBe(true);
+  });
+});
