@@ -64,7 +64,7 @@ export function failToDash(e: Entry, stats: StatsRecorder): void {
   e.resp.statusText = `sprint: ${e.error ?? 'request failed'}`;
   e.req.customData.sprintFailure = {
     timedOut: /time/i.test(e.error ?? ''),
-    bytes: e.bytes,
+    bytes: Math.max(e.bytes, e.failedBytes),
     startMs: e.sentMs || e.requestMs,
     firstByteMs: e.firstByteMs,
   };

@@ -201,7 +201,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     ctx.dash.on(ctx.dashjs.MediaPlayer.events.PLAYBACK_SEEKING, this.onSeeking);
     this.unsubscribeQuota = onQuotaExceeded(ctx.dash, this.onQuotaExceeded);
     this.estimates.install(ctx);
-    this.watchdog = setInterval(() => this.checkAppendWatchdog(), 500);
+    this.watchdog = setInterval(() => this.checkTimers(), 500);
     ctx.stats.estimates.transport = this.transport.name;
     this.unsubscribeUnavailable =
       this.transport.onUnavailable?.((reason) => this.degrade(`the ${this.transport.name} transport became unavailable: ${reason}`)) ??
@@ -543,6 +543,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       traces: [],
       ticket: null,
       reissues: 0,
+      clockFromMs: null,
+      failedBytes: 0,
       error: null,
       record,
       train: inTrain ? t.train : null,
@@ -599,6 +601,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   private send(entry: Entry): void {
     entry.sentMs = nowMs();
+    entry.clockFromMs = null;
     entry.prevMs = Math.max(entry.sentMs, this.wire(entry.type).lastByteMs);
     entry.ticket = this.transport.request(
       { url: entry.url, range: entry.range },
@@ -719,6 +722,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private onError(entry: Entry, reason: string, retryable: boolean): void {
     if (entry.state !== 'loading') return;
     const ctx = this.ctx;
+    entry.failedBytes = Math.max(entry.failedBytes, entry.bytes);
     entry.pieces = [];
     entry.bytes = 0;
     entry.traces = [];
@@ -792,8 +796,38 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     }
   }
 
-  private checkAppendWatchdog(): void {
+  /**
+   * dash.js's request time limit (`fragmentRequestTimeout`, on each request
+   * as `timeout`), which dash.js leaves to its loader: a request that has
+   * not completed in that time is cancelled and fails as timed out, with the
+   * bytes it got, so the segment rescue (player/abr/rescue.ts) can ask for it
+   * again lower instead of the train waiting on it for good. On one
+   * connection a response cannot begin before the ones ahead of it have
+   * ended, so its clock starts when it reaches the head of the pipeline.
+   */
+  private checkTimeouts(now: number): void {
+    const oneConnection = this.transport.oneConnection === true;
+    const loading = oneConnection
+      ? this.onConnection()
+      : [...this.types.values()].flatMap((t) => t.queue.filter((e) => e.state === 'loading'));
+    for (const [i, e] of loading.entries()) {
+      const limit = e.req.timeout;
+      if (!(typeof limit === 'number' && limit > 0)) continue;
+      if (e.clockFromMs === null) {
+        if (oneConnection && i > 0) continue;
+        e.clockFromMs = oneConnection ? Math.max(e.sentMs, this.wire(e.type).lastByteMs) : e.sentMs;
+      }
+      if (now - e.clockFromMs <= limit) continue;
+      e.ticket?.cancel();
+      this.ctx?.stats.count('sprint.timeouts');
+      this.onError(e, `timed out after ${limit} ms with ${e.bytes} bytes in (dash.js fragmentRequestTimeout)`, false);
+    }
+  }
+
+  /** Request time limits and the append watchdog. */
+  private checkTimers(): void {
     const now = nowMs();
+    this.checkTimeouts(now);
     for (const [type, t] of this.types) {
       if (t.awaitingAppendSince !== null && now - t.awaitingAppendSince > APPEND_WATCHDOG_MS) {
         t.awaitingAppendSince = null;

@@ -36,6 +36,14 @@ export interface Entry {
   traces: WireTiming['traces'];
   ticket: RequestTicket | null;
   reissues: number;
+  /**
+   * When the request's time limit (dash.js's `fragmentRequestTimeout`,
+   * `req.timeout`) started: at send, or on one connection when the responses
+   * ahead of it had ended; null until then.
+   */
+  clockFromMs: number | null;
+  /** Body bytes the request had received when it failed (its pieces are discarded), for the segment rescue. */
+  failedBytes: number;
   error: string | null;
   record: TransferRecord;
   train: TrainRecord | null;

@@ -7,6 +7,7 @@ export const COUNTERS = {
   rescues: 'segments that could not arrive and were asked again one rung or more lower (player/abr/rescue.ts)',
 
   'sprint.trains': 'trains begun (each time downloading resumed)',
+  'sprint.timeouts': "requests cancelled at dash.js's fragment request timeout (failed back as timed out: the segment rescue steps down)",
   'sprint.audioOnTrain': "audio segments carried on the train's connection (sprintAudio 'train')",
   'sprint.audioHolds': 'times a video request waited for audio to ask for its next segment (presentation order on one connection)',
   'sprint.audioHoldTimeouts': 'audio did not ask within the hold limit; video went on without it',

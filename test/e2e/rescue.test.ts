@@ -18,6 +18,8 @@ const TOP = 'rep-4.mp4';
 describe.each([
   ['stock', 'stall', {}],
   ['sprint-x', 'fin', {}],
+  ['sprint', 'stall', { transport: 'fetch' }],
+  ['sprint', 'fin', { transport: 'fetch' }],
 ] as const)('segment rescue in %s mode (top rung: 200 KB then %s)', (mode, resetWith, extra) => {
   let stack: Stack;
   beforeAll(async () => {

@@ -185,4 +185,45 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
       await origin.close();
     }
   });
+
+  // dash.js leaves its fragment request timeout to the loader: Sprint applies
+  // it, so a response that stops arriving fails as timed out with the bytes
+  // it got (what the segment rescue reads), instead of holding the train.
+  it("fails a request at dash.js's timeout with the bytes it got, and the next one still arrives", async () => {
+    const origin = await startOrigin({
+      mediaDir: fx.mediaDir,
+      pageDir: fx.pageDir,
+      distDir: fx.distDir,
+      resetAfterBytes: 4_000,
+      resetWith: 'stall',
+      resetCount: 1,
+    });
+    const stats = new StatsRecorder('sprint');
+    const plane = new SprintDataPlane(new FetchTrainTransport());
+    const { dash, emit, loader } = fakeDash(10);
+    try {
+      plane.install(context(dash, origin.url, stats));
+      const l = loader();
+      const url = `${origin.url}/media/video.m4s`;
+      const stalled = segmentRequest(url, 'video', 0);
+      stalled.request.timeout = 1_000;
+      emit('fragmentLoadingStarted', { request: stalled.request.customData.request });
+      l.load(stalled.request, stalled.response);
+      await stalled.ended;
+      expect(stalled.response.status).toBe(0);
+      expect(stalled.request.customData.sprintFailure).toMatchObject({ timedOut: true, bytes: 4_000 });
+      expect(stats.counters['sprint.timeouts']).toBe(1);
+      expect(stats.segments.toArray().map((x) => x.status)).toEqual(['error']);
+      // the fault cut one response only: the next request arrives whole
+      const next = segmentRequest(url, 'video', 1);
+      emit('fragmentLoadingStarted', { request: next.request.customData.request });
+      l.load(next.request, next.response);
+      await next.ended;
+      expect(next.response.status).toBe(206);
+      expect(Buffer.from(next.response.data as ArrayBuffer).equals(fx.video.subarray(SEGMENT, 2 * SEGMENT))).toBe(true);
+    } finally {
+      plane.destroy();
+      await origin.close();
+    }
+  });
 });
