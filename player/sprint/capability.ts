@@ -41,11 +41,20 @@ export function sprintProvider(
   return {
     mode: 'sprint',
     async check(ctx): Promise<Availability> {
-      if (choice === 'fetch') {
-        return { ok: true, plane: new SprintDataPlane(new FetchTrainTransport()), reason: "trains over the browser's fetch (requested)" };
-      }
       // Both questions at once: a missing extension costs its timeout, not that plus a round trip.
-      const protocol = choice === 'auto' && detectProtocol ? detectProtocol(ctx.manifestUrl, ctx.manifest) : null;
+      const protocol = choice !== 'extension' && detectProtocol ? detectProtocol(ctx.manifestUrl, ctx.manifest) : null;
+      if (choice === 'fetch') {
+        // Forced: on HTTP/2 or HTTP/3 the train shares dash.js's connection
+        // (same credentials mode, one connection for the whole player), as
+        // under `auto`; otherwise a pool of its own (fetch-transport.ts).
+        const answer = protocol ? await protocol : null;
+        const multiplexed = answer !== null && isMultiplexed(answer.protocol);
+        return {
+          ok: true,
+          plane: new SprintDataPlane(new FetchTrainTransport(multiplexed ? 'same-origin' : 'omit')),
+          reason: `trains over the browser's fetch (requested${multiplexed ? `; on ${answer.protocol}: one multiplexed connection` : ''})`,
+        };
+      }
       const found = detectExtension
         ? await detectExtension(EXTENSION_TIMEOUT_MS)
         : { ok: false as const, reason: 'the Sprint extension transport is not part of this build' };

@@ -749,8 +749,13 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.release(entry.type);
   }
 
-  private abortEntry(entry: Entry): void {
-    if (entry.state === 'aborted') return;
+  /**
+   * dash.js aborted a request (or Sprint does, `behindFailure`). A request
+   * already handed to dash.js (no longer queued) is past aborting: dash.js's
+   * `abortRequests` after a failure hands it over reaches it again.
+   */
+  private abortEntry(entry: Entry, behindFailure = false): void {
+    if (entry.state === 'aborted' || !this.types.get(entry.type)?.queue.includes(entry)) return;
     const wasLoading = entry.state === 'loading';
     entry.state = 'aborted';
     entry.ticket?.cancel();
@@ -760,13 +765,30 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       entry.record.endMs ??= nowMs();
       this.ctx?.stats.endTransfer(entry.record);
     }
-    this.ctx?.stats.count('sprint.abortedByDash');
+    this.ctx?.stats.count(behindFailure ? 'sprint.abortedBehindFailure' : 'sprint.abortedByDash');
     if (this.ctx) recordEntrySegment(entry, this.ctx.stats, 'aborted');
     const t = this.state(entry.type);
     if (wasLoading) this.policyCompleted(t, entry, 0, nowMs());
     this.closeTrainIfDone(t, nowMs());
     entry.req.customData.onabort?.();
-    this.release(entry.type);
+    if (!behindFailure) this.release(entry.type);
+  }
+
+  /**
+   * Before a failed request goes back to dash.js, the requests queued behind
+   * it are aborted, latest first. dash.js asks again for an aborted segment
+   * by moving its next request to that segment's time, and the last abort it
+   * hears wins: latest first leaves it at the segment right after the
+   * failed one (dash.js retries the failed one itself), or at the failed
+   * one when the segment rescue reports that as aborted too
+   * (player/abr/rescue.ts) — never past a segment nobody will load again.
+   * (Measured with a rung whose responses were all cut: each failure in a
+   * train moved dash.js past the one before it, and the rescued segment was
+   * never loaded: a gap in the buffer.) Their responses could not have
+   * reached dash.js before the failed one anyway (in-order release).
+   */
+  private abortBehind(t: TypeState): void {
+    for (const e of [...t.queue].reverse()) if (e.state !== 'aborted') this.abortEntry(e, true);
   }
 
   /** Hands completed responses to dash.js in request order, one append at a time. */
@@ -783,6 +805,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       if (t.awaitingAppendSince !== null) return;
       t.queue.shift();
       if (head.state === 'failed') {
+        this.abortBehind(t);
         this.ctx?.stats.count('sprint.failedBackToDash');
         if (this.ctx) failToDash(head, this.ctx.stats);
         continue;

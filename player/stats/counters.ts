@@ -17,6 +17,7 @@ export const COUNTERS = {
   'sprint.requestErrors': 'requests that failed for good (failed back to dash.js)',
   'sprint.failedBackToDash': "failed requests handed to dash.js's retry",
   'sprint.abortedByDash': 'requests dash.js aborted',
+  'sprint.abortedBehindFailure': 'requests aborted because a request ahead of them failed (dash.js asks for them again, in order)',
   'sprint.appendWatchdog': 'completions released because dash.js did not report the previous append in time',
   'sprint.quotaExceeded': "the browser's media buffer was full: trains stopped going past dash.js's target",
   'sprint.pathInfoErrors': 'TCP_INFO reads that failed',

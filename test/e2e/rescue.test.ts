@@ -7,9 +7,10 @@
  * the same range until it gives up, blacklists the origin and stalls for
  * good; with it, each failure is asked again at a lower rung and playback
  * time keeps advancing, with every rescue in stats().rescues and no dash.js
- * error. Stock and Sprint-x here; Sprint's pipelined trains are not covered
- * yet (a rescue aborts the whole train, and dash.js asks again only for the
- * segment that failed).
+ * error. In stock, Sprint-x and Sprint (trains over fetch) modes; in
+ * Sprint the failure of a pipelined request must not leave a gap (the
+ * requests behind it are aborted latest first, so dash.js asks again from
+ * the rescued segment).
  */
 import { demoUrl, mediaRecords, startStack, waitForPlayback, type Stack } from './support/playback';
 
@@ -54,6 +55,13 @@ describe.each([
       expect(r.toBandwidth as number).toBeLessThan(6_000_000);
       expect(r.bytesLoaded).toBeLessThanOrEqual(200_000);
     }
+    process.stderr.write(
+      `rescue ${mode}/${resetWith}: mode now ${s.mode} (${s.modeReason}); rescues ${JSON.stringify(
+        s.rescues.map((r) => [r.index, r.reason, r.toBandwidth, r.atMs]),
+      )}; video ${JSON.stringify(
+        s.segments.filter((x) => x.mediaType === 'video' && x.kind === 'media').map((x) => [x.index, x.bandwidth, x.status, x.requestMs]),
+      )}\n`,
+    );
     const first = s.rescues[0]!;
     expect(ok.some((x) => x.index === first.index && (x.bandwidth ?? Infinity) < 6_000_000 && x.requestMs >= first.atMs)).toBe(true);
     // No top-rung segment was ever delivered, yet playback went on.
