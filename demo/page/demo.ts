@@ -14,7 +14,12 @@ declare global {
     Sprint: typeof SprintApi;
     sprintPlayer?: SprintPlayer;
     /** Player events heard since the page loaded: a count per event and the last few, newest last. */
-    sprintEvents?: { counts: Record<string, number>; last: Array<{ name: string; atMs: number; text: string }> };
+    sprintEvents?: {
+      counts: Record<string, number>;
+      /** Record ids of the transferEnd and trainEnd events heard, in order (the first MAX_HEARD_IDS of each). */
+      ids: Record<string, number[]>;
+      last: Array<{ name: string; atMs: number; text: string }>;
+    };
   }
 }
 
@@ -133,12 +138,24 @@ function describeEvent(name: SprintApi.SprintEventName, e: SprintApi.SprintEvent
   }
 }
 
+/** Bound on the ids kept per event name (tests compare them with the stats' records). */
+const MAX_HEARD_IDS = 10_000;
+
 function listenToEvents(player: SprintPlayer): void {
-  const log = { counts: {} as Record<string, number>, last: [] as Array<{ name: string; atMs: number; text: string }> };
+  const log = {
+    counts: {} as Record<string, number>,
+    ids: {} as Record<string, number[]>,
+    last: [] as Array<{ name: string; atMs: number; text: string }>,
+  };
   window.sprintEvents = log;
   for (const name of window.Sprint.SPRINT_EVENT_NAMES) {
     player.on(name, (e) => {
       log.counts[name] = (log.counts[name] ?? 0) + 1;
+      const id = (e as { id?: unknown }).id;
+      if ((name === 'transferEnd' || name === 'trainEnd') && typeof id === 'number') {
+        const ids = (log.ids[name] ??= []);
+        if (ids.length < MAX_HEARD_IDS) ids.push(id);
+      }
       log.last.push({ name, atMs: Date.now(), text: describeEvent(name, e) });
       if (log.last.length > 8) log.last.shift();
     });

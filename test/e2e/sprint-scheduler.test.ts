@@ -104,7 +104,14 @@ describe('the minimum train past dash.js buffer target', () => {
     expect((trains[1]?.startMs ?? 0) - (trains[0]?.endMs ?? Infinity)).toBeGreaterThan(1000);
     // The page heard every train end as an event (player.on('trainEnd')), once each.
     const heard = await heardEvents(stack.page);
-    expect(heard.counts['trainEnd']).toBe(heard.stats.trains.filter((t) => t.endMs !== null).length);
+    const heardTrains = heard.ids['trainEnd'] ?? [];
+    expect([...heardTrains].sort((a, b) => a - b)).toEqual(
+      heard.stats.trains
+        .filter((t) => t.endMs !== null)
+        .map((t) => t.id)
+        .sort((a, b) => a - b),
+    );
+    expect(heard.counts['trainEnd']).toBe(heardTrains.length);
     expect(heard.counts['trainEnd']).toBeGreaterThanOrEqual(1);
     expect(s.playback.errors).toEqual([]);
   });

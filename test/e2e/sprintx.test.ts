@@ -66,7 +66,15 @@ describe('sprint-x on unchunked content', () => {
     // transfer that ended exactly once (expanded and dash.js's own), estimates.
     const heard = await heardEvents(stack.page);
     expect(heard.counts['modeResolved']).toBe(1);
-    expect(heard.counts['transferEnd']).toBe(heard.stats.transfers.filter((t) => t.endMs !== null).length);
+    // every ended transfer heard, each once: the same ids
+    const heardTransfers = heard.ids['transferEnd'] ?? [];
+    expect([...heardTransfers].sort((a, b) => a - b)).toEqual(
+      heard.stats.transfers
+        .filter((t) => t.endMs !== null)
+        .map((t) => t.id)
+        .sort((a, b) => a - b),
+    );
+    expect(heard.counts['transferEnd']).toBe(heardTransfers.length);
     expect(heard.counts['transferEnd']).toBeGreaterThan(ended.length);
     expect(heard.counts['estimates']).toBeGreaterThan(0);
   });

@@ -99,14 +99,19 @@ export async function stats(page: Page): Promise<SprintStats> {
 /** What the demo page heard through `player.on` (its `window.sprintEvents`), with the stats read at the same moment. */
 export interface HeardEvents {
   counts: Record<string, number>;
+  /** Record ids of the transferEnd and trainEnd events the page heard, in order. */
+  ids: Record<string, number[]>;
   stats: SprintStats;
 }
 
 export async function heardEvents(page: Page): Promise<HeardEvents> {
   return page.evaluate(() => {
-    const w = window as unknown as { sprintPlayer?: { stats(): unknown }; sprintEvents?: { counts: Record<string, number> } };
+    const w = window as unknown as {
+      sprintPlayer?: { stats(): unknown };
+      sprintEvents?: { counts: Record<string, number>; ids: Record<string, number[]> };
+    };
     if (!w.sprintPlayer || !w.sprintEvents) throw new Error('the demo page did not start or does not listen to player events');
-    return JSON.parse(JSON.stringify({ counts: w.sprintEvents.counts, stats: w.sprintPlayer.stats() }));
+    return JSON.parse(JSON.stringify({ counts: w.sprintEvents.counts, ids: w.sprintEvents.ids, stats: w.sprintPlayer.stats() }));
   }) as Promise<HeardEvents>;
 }
 
