@@ -6,20 +6,17 @@
 import { applyTrainSettings } from '../../../player/dash/train-settings';
 import { onQuotaExceeded } from '../../../player/dash/core-events';
 import { segmentMediaRanges } from '../../../player/dash/representation-segments';
+import { fakeEventBus } from './fake-dash';
 
 /** dash.js's settings calls and event bus, as MediaPlayer exposes them. */
 function fakeDash() {
   const updates: unknown[] = [];
-  const handlers = new Map<string, Set<(e: unknown) => void>>();
+  const bus = fakeEventBus();
   return {
     updates,
-    emit: (ev: string, e: unknown) => handlers.get(ev)?.forEach((fn) => fn(e)),
-    listeners: () => [...handlers.values()].reduce((a, s) => a + s.size, 0),
-    dash: {
-      updateSettings: (s: unknown) => void updates.push(s),
-      on: (ev: string, fn: (e: unknown) => void) => void (handlers.get(ev) ?? handlers.set(ev, new Set()).get(ev))!.add(fn),
-      off: (ev: string, fn: (e: unknown) => void) => void handlers.get(ev)?.delete(fn),
-    } as never,
+    emit: bus.emit,
+    listeners: bus.listeners,
+    dash: { updateSettings: (s: unknown) => void updates.push(s), on: bus.on, off: bus.off } as never,
   };
 }
 

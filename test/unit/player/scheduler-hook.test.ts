@@ -8,17 +8,17 @@
 // representation. Fake timers: nothing here depends on the machine's speed.
 
 import { installSchedulerHook, POLL_MS } from '../../../player/dash/scheduler-hook';
+import { fakeEventBus } from './fake-dash';
 
 function fakeDash() {
   const factories = new Map<string, (this: { parent: unknown }, config: unknown) => unknown>();
-  const handlers = new Map<string, Set<(e: unknown) => void>>();
+  const bus = fakeEventBus();
   const dash = {
     extend: (name: string, factory: (this: { parent: unknown }, config: unknown) => unknown) => void factories.set(name, factory),
-    on: (ev: string, fn: (e: unknown) => void) => void (handlers.get(ev) ?? handlers.set(ev, new Set()).get(ev))!.add(fn),
-    off: (ev: string, fn: (e: unknown) => void) => void handlers.get(ev)?.delete(fn),
+    on: bus.on,
+    off: bus.off,
   };
-  const emit = (ev: string, e: unknown): void => handlers.get(ev)?.forEach((fn) => fn(e));
-  return { dash: dash as never, factories, emit };
+  return { dash: dash as never, factories, emit: bus.emit };
 }
 
 /** dash.js's ScheduleController as the hook sees it, with the player's model and ABR controller. */

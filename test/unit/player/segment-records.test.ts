@@ -8,19 +8,14 @@
 import { DashFragmentRecorder, recordAnsweredSegment } from '../../../player/dataplane/segment-records';
 import type { DataPlaneContext } from '../../../player/dataplane/data-plane';
 import { StatsRecorder } from '../../../player/stats/recorder';
+import { fakeEventBus } from './fake-dash';
 
 const EVENTS = { FRAGMENT_LOADING_COMPLETED: 'fragmentLoadingCompleted', FRAGMENT_LOADING_ABANDONED: 'fragmentLoadingAbandoned' };
 
-/** dash.js's `on`/`off` and event names, as MediaPlayer exposes them. */
+/** dash.js's `on`/`off`, as MediaPlayer exposes them. */
 function fakeDash() {
-  const handlers = new Map<string, Set<(e: unknown) => void>>();
-  const dash = {
-    on: (ev: string, fn: (e: unknown) => void) => void (handlers.get(ev) ?? handlers.set(ev, new Set()).get(ev))!.add(fn),
-    off: (ev: string, fn: (e: unknown) => void) => void handlers.get(ev)?.delete(fn),
-  };
-  const emit = (ev: string, e: unknown): void => handlers.get(ev)?.forEach((fn) => fn(e));
-  const listeners = (): number => [...handlers.values()].reduce((a, s) => a + s.size, 0);
-  return { dash, emit, listeners };
+  const bus = fakeEventBus();
+  return { dash: { on: bus.on, off: bus.off }, emit: bus.emit, listeners: bus.listeners };
 }
 
 function context(dash: object): DataPlaneContext {
