@@ -36,6 +36,8 @@ export interface BulkVsSequentialOptions {
   readonly warmupS?: number;
   /** Sequential client's request size, bytes (default 1.25 MB). */
   readonly segmentBytes?: number;
+  /** Requests the segment client keeps outstanding on its connection (default 1: sequential). */
+  readonly pipeline?: number;
   readonly resultsDir: string;
   /** Replaces our origin CLI (e.g. a stand-in server when dist/demo/server is not built). */
   readonly originCommand?: (testbed: Testbed, port: number, logPath: string) => OriginCommand;
@@ -151,6 +153,8 @@ export async function runBulkVsSequential(options: BulkVsSequentialOptions): Pro
     const seq = client('segment-client.js', SEQUENTIAL_PORT, files.sequential, 'sequential', [
       '--segment-bytes',
       String(options.segmentBytes ?? 1_250_000),
+      '--pipeline',
+      String(options.pipeline ?? 1),
     ]);
     const bulk = client('bulk-client.js', BULK_PORT, files.bulk, 'bulk', []);
     log(`clients started for ${options.durationS} s`);

@@ -8,13 +8,15 @@
 //     early (bulk-client.ts);
 //   - a sequential segment client: back-to-back requests of one segment size
 //     with no pauses, like a video player that keeps downloading
-//     (segment-client.ts).
+//     (segment-client.ts); with `pipeline` N > 1 it keeps N requests
+//     outstanding on its one connection instead (pipelined-flow.ts: Sprint's
+//     train on the wire with no browser in the loop).
 // Connection errors are logged and retried after a short pause, bounded by
 // the duration. Stops cleanly (flushes its file) on SIGTERM/SIGINT too.
 
 import * as http from 'http';
-import { Bin, Binner } from './bins';
-import { JsonlWriter } from './jsonl';
+import { FlowLog } from './flow-log';
+import { runPipelinedFlow } from './pipelined-flow';
 
 export interface FlowClientOptions {
   readonly host: string;
@@ -33,6 +35,8 @@ export interface FlowClientOptions {
   readonly retryMs?: number;
   /** Stop early when this signal aborts (used for SIGTERM). */
   readonly signal?: AbortSignal;
+  /** Requests kept outstanding on the connection (HTTP/1.1 pipelining); default 1: one at a time. */
+  readonly pipeline?: number;
 }
 
 export interface FlowSummary {
@@ -44,27 +48,21 @@ export interface FlowSummary {
   readonly durationS: number;
 }
 
-/** Record types written to the output file. */
-export type FlowRecord =
-  | { kind: 'bin'; label: string; t: number; binMs: number; bytes: number }
-  | { kind: 'request'; label: string; t0: number; t1: number; bytes: number; status: number | null; complete: boolean; error?: string }
-  | { kind: 'start' | 'stop'; label: string; t: number; host: string; port: number; path: string; bytes?: number };
+export type { FlowRecord } from './flow-log';
 
 export async function runFlowClient(options: FlowClientOptions): Promise<FlowSummary> {
   if (!(options.durationS > 0)) throw new Error(`flow client ${options.label}: duration must be positive, got ${options.durationS}`);
   if (!Number.isInteger(options.port) || options.port <= 0 || options.port > 65535) {
     throw new Error(`flow client ${options.label}: bad port ${options.port}`);
   }
-  const out = new JsonlWriter(options.out);
-  const binMs = options.binMs ?? 100;
-  const label = options.label;
-  const binner = new Binner(binMs, (bin: Bin) => {
-    out.write({ kind: 'bin', label, t: bin.startMs / 1000, binMs, bytes: bin.flows.get(label)?.bytes ?? 0 });
-  });
+  const depth = options.pipeline ?? 1;
+  if (!Number.isInteger(depth) || depth < 1 || depth > 64)
+    throw new Error(`flow client ${options.label}: pipeline must be 1..64, got ${depth}`);
+  if (depth > 1) return runPipelinedFlow(options, depth);
+  const log = new FlowLog(options);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const startMs = Date.now();
+  const startMs = log.startMs;
   const deadline = startMs + options.durationS * 1000;
-  let total = 0;
   let requests = 0;
   let completed = 0;
   let errors = 0;
@@ -78,11 +76,8 @@ export async function runFlowClient(options: FlowClientOptions): Promise<FlowSum
     wake?.();
   };
   const deadlineTimer = setTimeout(stop, Math.max(0, deadline - Date.now()));
-  const binTimer = setInterval(() => binner.advance(Date.now()), binMs);
   options.signal?.addEventListener('abort', stop, { once: true });
 
-  out.write({ kind: 'start', label, t: startMs / 1000, host: options.host, port: options.port, path: options.path });
-  binner.start(startMs);
   try {
     while (!stopping && Date.now() < deadline) {
       requests++;
@@ -94,8 +89,7 @@ export async function runFlowClient(options: FlowClientOptions): Promise<FlowSum
           status = res.statusCode ?? null;
           res.on('data', (chunk: Buffer) => {
             bytes += chunk.length;
-            total += chunk.length;
-            binner.add(label, Date.now(), chunk.length);
+            log.received(chunk.length);
           });
           res.on('end', () => resolve({ bytes, status, complete: res.complete }));
           res.on('error', (err) => resolve({ bytes, status, complete: false, error: err.message }));
@@ -110,7 +104,7 @@ export async function runFlowClient(options: FlowClientOptions): Promise<FlowSum
       const ok = result.complete && result.status !== null && result.status >= 200 && result.status < 300;
       if (ok) completed++;
       else if (!stopping) errors++;
-      out.write({ kind: 'request', label, t0: t0 / 1000, t1: Date.now() / 1000, ...result });
+      log.request({ t0Ms: t0, ...result });
       if (!ok && !stopping) {
         await new Promise<void>((resolve) => {
           wake = resolve;
@@ -121,15 +115,11 @@ export async function runFlowClient(options: FlowClientOptions): Promise<FlowSum
     }
   } finally {
     clearTimeout(deadlineTimer);
-    clearInterval(binTimer);
     options.signal?.removeEventListener('abort', stop);
     agent.destroy();
-    const endMs = Date.now();
-    binner.finish(endMs);
-    out.write({ kind: 'stop', label, t: endMs / 1000, host: options.host, port: options.port, path: options.path, bytes: total });
-    await out.close();
+    await log.close();
   }
-  return { label, bytes: total, requests, completed, errors, durationS: (Date.now() - startMs) / 1000 };
+  return { label: options.label, bytes: log.total, requests, completed, errors, durationS: (Date.now() - startMs) / 1000 };
 }
 
 /** Shared CLI runner: SIGTERM/SIGINT stop the flow cleanly; exit 1 when nothing was received. */

@@ -7,7 +7,9 @@
 //
 // Usage: node dist/demo/testbed/segment-client.js --host 10.201.1.2 --port 8001
 //          --duration 60 --out results/seq.jsonl [--segment-bytes 1250000]
-//          [--label seq] [--bin-ms 100]
+//          [--label seq] [--bin-ms 100] [--pipeline 1]
+// --pipeline N > 1 keeps N requests outstanding on the connection (HTTP/1.1
+// pipelining, pipelined-flow.ts) instead of one at a time.
 
 import { numberOption, parseOptions, required, UsageError } from './cli-args';
 import { runFlowCli } from './flow-client';
@@ -18,7 +20,7 @@ export const DEFAULT_SEGMENT_BYTES = 1_250_000;
 
 export async function main(argv: string[]): Promise<number> {
   try {
-    const v = parseOptions(argv, ['host', 'port', 'duration', 'out', 'label', 'segment-bytes', 'bin-ms']);
+    const v = parseOptions(argv, ['host', 'port', 'duration', 'out', 'label', 'segment-bytes', 'bin-ms', 'pipeline']);
     const port = numberOption(v, 'port');
     const segment = numberOption(v, 'segment-bytes', DEFAULT_SEGMENT_BYTES);
     return await runFlowCli({
@@ -29,11 +31,12 @@ export async function main(argv: string[]): Promise<number> {
       out: required(v, 'out'),
       label: v['label'] ?? `seq-${port}`,
       binMs: numberOption(v, 'bin-ms', 100),
+      pipeline: numberOption(v, 'pipeline', 1),
     });
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(
-        `segment-client: ${err.message}\nusage: segment-client --host H --port P --duration S --out FILE [--label L] [--segment-bytes N] [--bin-ms MS]\n`,
+        `segment-client: ${err.message}\nusage: segment-client --host H --port P --duration S --out FILE [--label L] [--segment-bytes N] [--bin-ms MS] [--pipeline N]\n`,
       );
       return 2;
     }

@@ -8,6 +8,10 @@
 //
 // Usage (root): node dist/demo/testbed/selftest.js [--duration 40] [--rate 3mbit]
 //   [--queue 256kb] [--cc cubic] [--delay-ms 0] [--warmup 0] [--results DIR]
+//   [--segment-bytes 1250000] [--pipeline 1]
+// With --pipeline N > 1 the segment client keeps N requests outstanding on
+// its connection (pipelined-flow.ts): a never-idle pipelined flow, Sprint's
+// train with no browser, against the bulk download.
 
 import { existsSync, mkdtempSync } from 'fs';
 import * as os from 'os';
@@ -22,7 +26,7 @@ import { parseRate, parseSize } from './units';
 import { runMain } from '../../src/cli/run-main';
 
 const USAGE =
-  'usage: selftest [--duration S] [--rate 3mbit] [--queue 256kb] [--cc cubic|bbr|reno] [--delay-ms MS] [--warmup S] [--results DIR]';
+  'usage: selftest [--duration S] [--rate 3mbit] [--queue 256kb] [--cc cubic|bbr|reno] [--delay-ms MS] [--warmup S] [--results DIR] [--segment-bytes N] [--pipeline N]';
 
 /** Sanity band for the total on the wire, as a fraction of the bottleneck rate. */
 export const TOTAL_RATE_BAND = [0.66, 1.1] as const;
@@ -30,7 +34,7 @@ export const TOTAL_RATE_BAND = [0.66, 1.1] as const;
 export async function main(argv: string[]): Promise<number> {
   let v: Record<string, string | undefined>;
   try {
-    v = parseOptions(argv, ['duration', 'rate', 'queue', 'cc', 'delay-ms', 'warmup', 'results']);
+    v = parseOptions(argv, ['duration', 'rate', 'queue', 'cc', 'delay-ms', 'warmup', 'results', 'segment-bytes', 'pipeline']);
   } catch (err) {
     process.stderr.write(`selftest: ${(err as Error).message}\n${USAGE}\n`);
     return 2;
@@ -40,6 +44,8 @@ export async function main(argv: string[]): Promise<number> {
   let queue: number;
   let delayMs: number;
   let warmupS: number;
+  let segmentBytes: number;
+  let pipeline: number;
   const cc = (v['cc'] ?? 'cubic') as CongestionControl;
   try {
     durationS = Math.min(3600, numberOption(v, 'duration', 40));
@@ -47,6 +53,9 @@ export async function main(argv: string[]): Promise<number> {
     queue = parseSize(v['queue'] ?? '256kb');
     delayMs = numberOption(v, 'delay-ms', 0, true);
     warmupS = numberOption(v, 'warmup', 0, true);
+    segmentBytes = numberOption(v, 'segment-bytes', 1_250_000);
+    pipeline = numberOption(v, 'pipeline', 1);
+    if (!Number.isInteger(pipeline) || pipeline < 1 || pipeline > 64) throw new UsageError(`--pipeline must be 1..64, got ${pipeline}`);
     if (!CONGESTION_CONTROLS.includes(cc)) throw new UsageError(`--cc must be one of ${CONGESTION_CONTROLS.join(', ')}, got "${cc}"`);
   } catch (err) {
     process.stderr.write(`selftest: ${(err as Error).message}\n${USAGE}\n`);
@@ -59,7 +68,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   const resultsDir = v['results'] ?? mkdtempSync(path.join(os.tmpdir(), 'sprint-testbed-'));
   const say = (line: string): void => void process.stdout.write(`${line}\n`);
-  say(`selftest: ${rate} bit/s, queue ${queue} B, ${cc}, delay ${delayMs} ms each way, ${durationS} s, results in ${resultsDir}`);
+  say(
+    `selftest: ${rate} bit/s, queue ${queue} B, ${cc}, delay ${delayMs} ms each way, ${durationS} s, segments ${segmentBytes} B, ${pipeline > 1 ? `${pipeline} pipelined` : 'one at a time'}, results in ${resultsDir}`,
+  );
 
   const r = await runBulkVsSequential({
     durationS,
@@ -68,6 +79,8 @@ export async function main(argv: string[]): Promise<number> {
     congestionControl: cc,
     delayMs: delayMs > 0 ? { down: delayMs, up: delayMs } : undefined,
     warmupS,
+    segmentBytes,
+    pipeline,
     resultsDir,
     log: (line) => say(`  ${line}`),
   });

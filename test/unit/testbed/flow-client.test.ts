@@ -10,6 +10,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { runFlowClient } from '../../../demo/testbed/flow-client';
 import { readJsonl } from '../../../demo/testbed/jsonl';
+import { startOrigin } from '../../../demo/server/origin';
+import { makeFixture } from '../server/helpers';
 
 describe('flow client over loopback', () => {
   let server: http.Server;
@@ -77,5 +79,43 @@ describe('flow client over loopback', () => {
     await expect(
       runFlowClient({ host: '127.0.0.1', port: 0, path: '/', durationS: 1, out: path.join(dir, 'x'), label: 'seq' }),
     ).rejects.toThrow(/seq: bad port/);
+  });
+
+  // pipeline N keeps N requests outstanding on one connection (Sprint's train
+  // with no browser): judged from the project's origin's access log.
+  it('with pipeline 3, keeps its requests on one connection, each arriving before the response ahead of it ended', async () => {
+    const fx = makeFixture();
+    // 8 Mbit/s: a 100 KB response takes ~100 ms, long enough for the next request to arrive during it
+    const origin = await startOrigin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, rateLimitBitsPerSec: 8e6 });
+    try {
+      const out = path.join(dir, 'pipelined.jsonl');
+      const url = new URL(origin.url);
+      const summary = await runFlowClient({
+        host: url.hostname,
+        port: Number(url.port),
+        path: '/bulk?bytes=100000',
+        durationS: 1.5,
+        out,
+        label: 'train',
+        pipeline: 3,
+      });
+      expect(summary.completed).toBeGreaterThanOrEqual(5);
+      const records = readJsonl<{ kind: string; bytes?: number }>(out);
+      expect(records.filter((r) => r.kind === 'bin').reduce((a, r) => a + (r.bytes ?? 0), 0)).toBe(summary.bytes);
+      const bulk = origin.records().filter((r) => r.url?.startsWith('/bulk'));
+      expect(new Set(bulk.map((r) => r.conn)).size).toBe(1);
+      const answered = bulk.filter((r) => r.complete).sort((a, b) => a.seq - b.seq);
+      expect(answered.length).toBe(summary.completed);
+      for (let i = 1; i < answered.length; i++) expect(answered[i]!.arrival).toBeLessThan(answered[i - 1]!.end);
+    } finally {
+      await origin.close();
+      fx.remove();
+    }
+  });
+
+  it('refuses a pipeline depth outside 1..64', async () => {
+    await expect(
+      runFlowClient({ host: '127.0.0.1', port: 80, path: '/', durationS: 1, out: path.join(dir, 'x'), label: 'seq', pipeline: 0 }),
+    ).rejects.toThrow(/seq: pipeline must be 1\.\.64, got 0/);
   });
 });
