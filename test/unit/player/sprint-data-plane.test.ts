@@ -226,4 +226,49 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
       await origin.close();
     }
   });
+
+  // A failed request goes back to dash.js only after the requests queued
+  // behind it were aborted, latest first: dash.js then asks again from the
+  // segment after the failed one (or from the failed one, when the segment
+  // rescue reports it as aborted too), never past a segment nobody loads.
+  it('aborts the requests behind a failed one, latest first, before failing it back', async () => {
+    const origin = await startOrigin({
+      mediaDir: fx.mediaDir,
+      pageDir: fx.pageDir,
+      distDir: fx.distDir,
+      resetAfterBytes: 4_000,
+      resetWith: 'stall',
+      faultPath: 'video.m4s',
+      resetCount: Number.POSITIVE_INFINITY,
+    });
+    const stats = new StatsRecorder('sprint');
+    const plane = new SprintDataPlane(new FetchTrainTransport());
+    const { dash, emit, loader } = fakeDash(10);
+    const heard: string[] = [];
+    try {
+      plane.install(context(dash, origin.url, stats));
+      const l = loader();
+      // segment 0 from the file whose responses stall; 1 and 2 from one that answers
+      const segments = [
+        segmentRequest(`${origin.url}/media/video.m4s`, 'video', 0, () => heard.push('end 0')),
+        segmentRequest(`${origin.url}/media/sub/a.mp4`, 'video', 0, () => heard.push('end 1')),
+        segmentRequest(`${origin.url}/media/sub/a.mp4`, 'video', 0, () => heard.push('end 2')),
+      ];
+      segments[0]!.request.timeout = 1_000;
+      segments.forEach((s, i) => {
+        s.request.customData.request!.range = i === 0 ? '0-9999' : '0-99';
+        s.request.customData.onabort = () => heard.push(`abort ${i}`);
+        emit('fragmentLoadingStarted', { request: s.request.customData.request });
+        l.load(s.request, s.response);
+      });
+      await segments[0]!.ended;
+      expect(heard).toEqual(['abort 2', 'abort 1', 'end 0']);
+      expect(segments[0]!.response.status).toBe(0);
+      expect(stats.counters['sprint.abortedBehindFailure']).toBe(2);
+      expect(stats.segments.toArray().map((x) => x.status)).toEqual(['aborted', 'aborted', 'error']);
+    } finally {
+      plane.destroy();
+      await origin.close();
+    }
+  });
 });
