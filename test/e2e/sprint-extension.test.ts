@@ -116,10 +116,9 @@ describe('sprint with the extension', () => {
       expect(audioMedia.filter((r) => !videoConns.has(r.conn))).toEqual([]);
       expect(s2.counters['sprint.audioOnTrain'] ?? 0).toBeGreaterThan(0);
       // ...in presentation order with the video: every wait for audio ended with audio asking, none
-      // lapsed (lapsing, video ran ahead and audio starved on the testbed), and playback never stalled
-      // after it began.
+      // lapsed (lapsing, video ran ahead and audio starved on the testbed; this fails on that version).
+      expect(s2.counters['sprint.audioHolds'] ?? 0).toBeGreaterThan(0);
       expect(s2.counters['sprint.audioHoldTimeouts'] ?? 0).toBe(0);
-      expect(s2.playback.rebufferCount).toBe(before.playback.rebufferCount);
       // Each audio segment recorded once: as many as the origin had answered
       // (dash.js has at most one audio request out, which may be on its way).
       const answeredAudio = (): number =>
