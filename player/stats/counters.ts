@@ -10,7 +10,8 @@ export const COUNTERS = {
   'sprint.timeouts': "requests cancelled at dash.js's fragment request timeout (failed back as timed out: the segment rescue steps down)",
   'sprint.audioOnTrain': "audio segments carried on the train's connection (sprintAudio 'train')",
   'sprint.audioHolds': 'times a video request waited for audio to ask for its next segment (presentation order on one connection)',
-  'sprint.audioHoldTimeouts': 'audio, with nothing in flight, did not ask for its next segment within 1 s of a hold; video went on without it',
+  'sprint.audioHoldTimeouts':
+    'audio, with nothing in flight, did not ask for its next segment within 1 s of a hold; video went on without it',
   'sprint.switchesInTrain': 'bitrate switches that kept the train running (no drain)',
   'sprint.switchesDrained': "bitrate switches that took dash.js's own path (wait for loading requests)",
   'sprint.reissued': 'requests sent again after their connection went away',
