@@ -6,7 +6,7 @@
  * content or servers that cannot support Sprint-x fall back to stock with
  * the reason reported. All judged from the origin's access log and stats.
  */
-import { demoUrl, heardEvents, mediaRecords, startStack, stats, waitForPlayback, type Stack } from './support/playback';
+import { demoUrl, heardAndRecorded, heardEvents, mediaRecords, startStack, stats, waitForPlayback, type Stack } from './support/playback';
 import type { AccessRecord } from '../../demo/server/origin';
 
 function rangeBytes(r: AccessRecord): number {
@@ -67,14 +67,9 @@ describe('sprint-x on unchunked content', () => {
     const heard = await heardEvents(stack.page);
     expect(heard.counts['modeResolved']).toBe(1);
     // every ended transfer heard, each once: the same ids
-    const heardTransfers = heard.ids['transferEnd'] ?? [];
-    expect([...heardTransfers].sort((a, b) => a - b)).toEqual(
-      heard.stats.transfers
-        .filter((t) => t.endMs !== null)
-        .map((t) => t.id)
-        .sort((a, b) => a - b),
-    );
-    expect(heard.counts['transferEnd']).toBe(heardTransfers.length);
+    const heardTransfers = heardAndRecorded(heard, 'transferEnd', heard.stats.transfers);
+    expect(heardTransfers.heard).toEqual(heardTransfers.recorded);
+    expect(heard.counts['transferEnd']).toBe(heardTransfers.heard.length);
     expect(heard.counts['transferEnd']).toBeGreaterThan(ended.length);
     expect(heard.counts['estimates']).toBeGreaterThan(0);
   });

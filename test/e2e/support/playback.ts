@@ -104,6 +104,22 @@ export interface HeardEvents {
   stats: SprintStats;
 }
 
+/** The ids of the `name` events the page heard, and of the records that should have sent one, both sorted. */
+export function heardAndRecorded(
+  heard: HeardEvents,
+  name: 'transferEnd' | 'trainEnd',
+  records: ReadonlyArray<{ id: number; endMs: number | null }>,
+) {
+  const byId = (a: number, b: number): number => a - b;
+  return {
+    heard: [...(heard.ids[name] ?? [])].sort(byId),
+    recorded: records
+      .filter((r) => r.endMs !== null)
+      .map((r) => r.id)
+      .sort(byId),
+  };
+}
+
 export async function heardEvents(page: Page): Promise<HeardEvents> {
   return page.evaluate(() => {
     const w = window as unknown as {

@@ -7,7 +7,8 @@
 // byte; requests dash.js did not schedule (index probes) stay with dash.js.
 // Judged from the origin's access records and the player's stats.
 
-import { startOrigin } from '../../../demo/server/origin';
+import { startOrigin, type OriginOptions } from '../../../demo/server/origin';
+import type { TrainTransport } from '../../../player/sprint/train-transport';
 import { SprintDataPlane } from '../../../player/sprint/sprint-data-plane';
 import { FetchTrainTransport } from '../../../player/sprint/fetch-transport';
 import type { DataPlaneContext } from '../../../player/dataplane/data-plane';
@@ -42,6 +43,8 @@ function context(dash: unknown, originUrl: string, stats: StatsRecorder, extra: 
     ...extra,
   } as unknown as DataPlaneContext;
 }
+
+type Segment = ReturnType<typeof segmentRequest>;
 
 /** A scheduled segment request as dash.js's FragmentModel makes it, with a promise of its hand-over. */
 function segmentRequest(url: string, mediaType: string, i: number, onEnd: () => void = () => undefined) {
@@ -143,6 +146,30 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
     }
   });
 
+  /** Runs `body` against a data plane installed on a fresh loopback origin, then tears both down. */
+  async function withPlane(
+    opts: { origin?: Partial<OriginOptions>; transport?: TrainTransport; ctx?: Partial<DataPlaneContext> },
+    body: (h: { base: string; stats: StatsRecorder; declined: LoaderRequest[]; load: (s: Segment) => void }) => Promise<void>,
+  ): Promise<void> {
+    const origin = await startOrigin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, ...opts.origin });
+    const stats = new StatsRecorder('sprint');
+    const plane = new SprintDataPlane(opts.transport ?? new FetchTrainTransport());
+    const { dash, emit, loader, declined } = fakeDash(10);
+    try {
+      plane.install(context(dash, origin.url, stats, opts.ctx));
+      const l = loader();
+      // dash.js announces each scheduled request, then loads it
+      const load = (seg: Segment): void => {
+        emit('fragmentLoadingStarted', { request: seg.request.customData.request });
+        l.load(seg.request, seg.response);
+      };
+      await body({ base: `${origin.url}/media`, stats, declined, load });
+    } finally {
+      plane.destroy();
+      await origin.close();
+    }
+  }
+
   // Audio rides a one-connection transport (the extension's, sprintAudio
   // 'train') so the player is one flow; elsewhere, or with 'own', dash.js
   // loads it. The one-connection property is all this test fakes: the bytes
@@ -155,19 +182,11 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
     ['a one-connection transport, sprintAudio own', () => new OneConnectionFetch(), 'own', false],
     ['fetch (the browser maps connections)', () => new FetchTrainTransport(), 'train', false],
   ] as const)('audio on %s', async (_name, transport, sprintAudio, carried) => {
-    const origin = await startOrigin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir });
-    const stats = new StatsRecorder('sprint');
-    const plane = new SprintDataPlane(transport());
-    const { dash, emit, loader, declined } = fakeDash(10);
-    try {
-      plane.install(context(dash, origin.url, stats, { sprintAudio }));
-      const l = loader();
-      const video = segmentRequest(`${origin.url}/media/video.m4s`, 'video', 0);
-      const audio = segmentRequest(`${origin.url}/media/video.m4s`, 'audio', 1);
-      for (const s of [video, audio]) {
-        emit('fragmentLoadingStarted', { request: s.request.customData.request });
-        l.load(s.request, s.response);
-      }
+    await withPlane({ transport: transport(), ctx: { sprintAudio } }, async ({ base, stats, declined, load }) => {
+      const video = segmentRequest(`${base}/video.m4s`, 'video', 0);
+      const audio = segmentRequest(`${base}/video.m4s`, 'audio', 1);
+      load(video);
+      load(audio);
       await video.ended;
       expect(declined.map((r) => r.customData.request?.mediaType)).toEqual(carried ? [] : ['audio']);
       if (!carried) return;
@@ -183,51 +202,30 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
           .map((x) => `${x.mediaType} ${x.status}`)
           .sort(),
       ).toEqual(['audio ok', 'video ok']);
-    } finally {
-      plane.destroy();
-      await origin.close();
-    }
+    });
   });
 
   // dash.js leaves its fragment request timeout to the loader: Sprint applies
   // it, so a response that stops arriving fails as timed out with the bytes
   // it got (what the segment rescue reads), instead of holding the train.
   it("fails a request at dash.js's timeout with the bytes it got, and the next one still arrives", async () => {
-    const origin = await startOrigin({
-      mediaDir: fx.mediaDir,
-      pageDir: fx.pageDir,
-      distDir: fx.distDir,
-      resetAfterBytes: 4_000,
-      resetWith: 'stall',
-      resetCount: 1,
-    });
-    const stats = new StatsRecorder('sprint');
-    const plane = new SprintDataPlane(new FetchTrainTransport());
-    const { dash, emit, loader } = fakeDash(10);
-    try {
-      plane.install(context(dash, origin.url, stats));
-      const l = loader();
-      const url = `${origin.url}/media/video.m4s`;
-      const stalled = segmentRequest(url, 'video', 0);
+    const origin = { resetAfterBytes: 4_000, resetWith: 'stall' as const, resetCount: 1 };
+    await withPlane({ origin }, async ({ base, stats, load }) => {
+      const stalled = segmentRequest(`${base}/video.m4s`, 'video', 0);
       stalled.request.timeout = 1_000;
-      emit('fragmentLoadingStarted', { request: stalled.request.customData.request });
-      l.load(stalled.request, stalled.response);
+      load(stalled);
       await stalled.ended;
       expect(stalled.response.status).toBe(0);
       expect(stalled.request.customData.sprintFailure).toMatchObject({ timedOut: true, bytes: 4_000 });
       expect(stats.counters['sprint.timeouts']).toBe(1);
       expect(stats.segments.toArray().map((x) => x.status)).toEqual(['error']);
       // the fault cut one response only: the next request arrives whole
-      const next = segmentRequest(url, 'video', 1);
-      emit('fragmentLoadingStarted', { request: next.request.customData.request });
-      l.load(next.request, next.response);
+      const next = segmentRequest(`${base}/video.m4s`, 'video', 1);
+      load(next);
       await next.ended;
       expect(next.response.status).toBe(206);
       expect(Buffer.from(next.response.data as ArrayBuffer).equals(fx.video.subarray(SEGMENT, 2 * SEGMENT))).toBe(true);
-    } finally {
-      plane.destroy();
-      await origin.close();
-    }
+    });
   });
 
   // A failed request goes back to dash.js only after the requests queued
@@ -235,43 +233,24 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
   // segment after the failed one (or from the failed one, when the segment
   // rescue reports it as aborted too), never past a segment nobody loads.
   it('aborts the requests behind a failed one, latest first, before failing it back', async () => {
-    const origin = await startOrigin({
-      mediaDir: fx.mediaDir,
-      pageDir: fx.pageDir,
-      distDir: fx.distDir,
-      resetAfterBytes: 4_000,
-      resetWith: 'stall',
-      faultPath: 'video.m4s',
-      resetCount: Number.POSITIVE_INFINITY,
-    });
-    const stats = new StatsRecorder('sprint');
-    const plane = new SprintDataPlane(new FetchTrainTransport());
-    const { dash, emit, loader } = fakeDash(10);
-    const heard: string[] = [];
-    try {
-      plane.install(context(dash, origin.url, stats));
-      const l = loader();
+    const origin = { resetAfterBytes: 4_000, resetWith: 'stall' as const, faultPath: 'video.m4s', resetCount: Number.POSITIVE_INFINITY };
+    await withPlane({ origin }, async ({ base, stats, load }) => {
+      const heard: string[] = [];
       // segment 0 from the file whose responses stall; 1 and 2 from one that answers
-      const segments = [
-        segmentRequest(`${origin.url}/media/video.m4s`, 'video', 0, () => heard.push('end 0')),
-        segmentRequest(`${origin.url}/media/sub/a.mp4`, 'video', 0, () => heard.push('end 1')),
-        segmentRequest(`${origin.url}/media/sub/a.mp4`, 'video', 0, () => heard.push('end 2')),
-      ];
+      const segments = [0, 1, 2].map((i) =>
+        segmentRequest(`${base}/${i === 0 ? 'video.m4s' : 'sub/a.mp4'}`, 'video', 0, () => heard.push(`end ${i}`)),
+      );
       segments[0]!.request.timeout = 1_000;
-      segments.forEach((s, i) => {
-        s.request.customData.request!.range = i === 0 ? '0-9999' : '0-99';
-        s.request.customData.onabort = () => heard.push(`abort ${i}`);
-        emit('fragmentLoadingStarted', { request: s.request.customData.request });
-        l.load(s.request, s.response);
+      segments.forEach((seg, i) => {
+        seg.request.customData.request!.range = i === 0 ? '0-9999' : '0-99';
+        seg.request.customData.onabort = () => heard.push(`abort ${i}`);
+        load(seg);
       });
       await segments[0]!.ended;
       expect(heard).toEqual(['abort 2', 'abort 1', 'end 0']);
       expect(segments[0]!.response.status).toBe(0);
       expect(stats.counters['sprint.abortedBehindFailure']).toBe(2);
       expect(stats.segments.toArray().map((x) => x.status)).toEqual(['aborted', 'aborted', 'error']);
-    } finally {
-      plane.destroy();
-      await origin.close();
-    }
+    });
   });
 });
