@@ -51,14 +51,14 @@ export interface SprintPlayerOptions {
    */
   minimumTrain?: boolean;
   /**
-   * Sprint on the extension's sockets: where audio segments travel. `train`
-   * (default): on the train's own connection, pipelined behind the video in
-   * presentation order (a video request waits, briefly, until audio has
-   * asked for the segment beside the one before it), so the player is one
-   * flow on the wire; `own`: on dash.js's own connection, as in stock
-   * dash.js (the player is then two flows). On the fetch transport audio
-   * always stays with dash.js: over HTTP/2 it shares the one connection
-   * anyway.
+   * Sprint: where audio segments travel when the trains share one
+   * connection (the extension's sockets; fetch over HTTP/2 or HTTP/3).
+   * `train` (default): with the trains, in presentation order with the
+   * video (a video request waits while the video asked for is a segment
+   * ahead of the audio asked for), so the player is one flow and audio
+   * never waits behind a window of video bytes; `own`: dash.js loads audio
+   * itself (with the extension, on a connection of its own: two flows; over
+   * HTTP/2, on the shared connection, where it can fall behind the video).
    */
   sprintAudio?: 'train' | 'own';
   /**

@@ -58,11 +58,13 @@ export interface TrainTransport {
   /** e.g. `extension` or `fetch`. */
   readonly name: string;
   /**
-   * True when the transport puts all of an origin's requests on one
-   * connection of its own, in request order (HTTP/1.1 pipelining): the
-   * player is then one flow on the wire only if its audio rides it too.
-   * False or absent: the browser maps requests onto its connections (over
-   * HTTP/2 dash.js's own requests share them already).
+   * True when the transport's requests share one TCP connection (HTTP/1.1
+   * pipelining on the extension's socket; HTTP/2 streams of the page's own
+   * connection): audio then rides it too, in presentation order with the
+   * video, so the player is one flow and audio never waits behind a
+   * window's worth of video bytes. False or absent: the transport's
+   * requests spread over connections of their own and audio stays with
+   * dash.js.
    */
   readonly oneConnection?: boolean;
   request(req: TrainRequest, sink: ResponseSink): RequestTicket;

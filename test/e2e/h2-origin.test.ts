@@ -17,7 +17,8 @@
  *       (`same-origin`) — also when a page forces `sprintTransport: 'fetch'`
  *       (it had kept `omit`: measured on the 3 Mbit/s testbed, the video
  *       train rode a connection of its own beside dash.js's audio, two flows
- *       for one player). The RTT probes stay uncredentialed on purpose
+ *       for one player). Audio rides the trains' fetches on that connection,
+ *       in presentation order with the video. The RTT probes stay uncredentialed on purpose
  *       (player/estimates/rtt-prober.ts): their connection carries nothing else.
  *   (b) Sprint-x over HTTP/2: a seek that cancels an in-flight expanded
  *       request resets its stream (`client-reset` in the log) and the next
@@ -140,6 +141,10 @@ describe.each([
     expect(new Set(player.map((r) => r.conn))).toEqual(videoConns);
     const probeConns = new Set(all.filter(probe).map((r) => r.conn));
     for (const c of probeConns) expect(all.filter((r) => r.conn === c).every(probe)).toBe(true);
+    // On the shared connection audio rides the trains' fetches, in presentation order with the video
+    // (left to dash.js it waited behind the video bytes in flight: stalls on the testbed).
+    expect(s.counters['sprint.audioOnTrain'] ?? 0).toBeGreaterThan(0);
+    expect(s.counters['sprint.audioHoldTimeouts'] ?? 0).toBe(0);
   });
 });
 

@@ -170,17 +170,14 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
     }
   }
 
-  // Audio rides a one-connection transport (the extension's, sprintAudio
-  // 'train') so the player is one flow; elsewhere, or with 'own', dash.js
-  // loads it. The one-connection property is all this test fakes: the bytes
-  // travel over fetch to the real origin.
-  class OneConnectionFetch extends FetchTrainTransport {
-    readonly oneConnection = true;
-  }
+  // Audio rides a transport whose requests share one connection (the
+  // extension's pipelining, or fetch with dash.js's credentials mode on an
+  // HTTP/2 origin) so the player is one flow; elsewhere, or with 'own',
+  // dash.js loads it.
   it.each([
-    ['a one-connection transport, sprintAudio train', () => new OneConnectionFetch(), 'train', true],
-    ['a one-connection transport, sprintAudio own', () => new OneConnectionFetch(), 'own', false],
-    ['fetch (the browser maps connections)', () => new FetchTrainTransport(), 'train', false],
+    ['one connection (fetch, same-origin), sprintAudio train', () => new FetchTrainTransport('same-origin'), 'train', true],
+    ['one connection (fetch, same-origin), sprintAudio own', () => new FetchTrainTransport('same-origin'), 'own', false],
+    ['fetch on a pool of its own (omit: the browser maps connections)', () => new FetchTrainTransport(), 'train', false],
   ] as const)('audio on %s', async (_name, transport, sprintAudio, carried) => {
     await withPlane({ transport: transport(), ctx: { sprintAudio } }, async ({ base, stats, declined, load }) => {
       const video = segmentRequest(`${base}/video.m4s`, 'video', 0);
