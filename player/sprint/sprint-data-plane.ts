@@ -20,16 +20,15 @@
  * lift ends with the train, and dash.js's own target applies again.
  *
  * Trains are video: it is nearly all of the bytes. On a one-connection
- * transport (the extension's sockets) audio rides the train's connection too
- * (sprintAudio 'train', the default), so the player is one flow at the
- * bottleneck; its requests are not part of the train's books but count in
- * the window and the wire timing, and video requests wait for audio's in
- * presentation order (src/train/audio-order.ts: without that order audio
- * queued behind whole video windows and stalled playback with 40 s of video
- * buffered, 9 rebuffers in 150 s on the 3 Mbit/s testbed). Elsewhere, and
- * with sprintAudio 'own', audio stays on dash.js's own loader (over HTTP/2
- * it shares the one connection anyway) and its transfers are recorded like
- * stock's.
+ * transport (the extension's sockets; fetch sharing dash.js's HTTP/2 or
+ * HTTP/3 connection) audio rides too (sprintAudio 'train', the default), so
+ * the player is one flow at the bottleneck; its requests are not part of the
+ * train's books but count in the window and the wire timing, and video
+ * requests wait for audio's in presentation order (src/train/audio-order.ts:
+ * without that order audio queued behind whole video windows and stalled
+ * playback with 40 s of video buffered, 9 rebuffers in 150 s on the 3 Mbit/s
+ * testbed). Elsewhere, and with sprintAudio 'own', audio stays on dash.js's
+ * own loader and its transfers are recorded like stock's.
  *
  * Responses reach dash.js strictly in request order and one append at a
  * time (the next completion is released when dash.js has appended the
@@ -46,7 +45,7 @@
  * is re-issued (the transport says when that is safe); one that fails for
  * good is failed back to dash.js, whose own retry policy takes over.
  *
- * Size (806 lines): one state machine: a request's life (issue, bytes, end,
+ * Size (878 lines): one state machine: a request's life (issue, bytes, end,
  * failure, re-issue, abort), the train it belongs to and the in-order release
  * share per-type state that must change together within one event turn. What
  * stands alone is split out: estimates (../estimates/estimate-hub.ts), the
@@ -325,11 +324,11 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   /**
    * The state holding the wire timing (last byte, bandwidth meter) of a
-   * type's responses: the train's when audio rides its connection (one
-   * connection, one busy period), else the type's own.
+   * carried type's responses: the train's when audio rides its connection
+   * (one connection, one busy period), else the type's own.
    */
   private wire(type: string): TypeState {
-    return this.state(this.rides(type) && this.audioRides ? TRAIN_MEDIA_TYPE : type);
+    return this.state(this.audioRides ? TRAIN_MEDIA_TYPE : type);
   }
 
   private state(type: string): TypeState {
@@ -382,7 +381,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     });
   }
 
-  /** Loading requests of every type on the train's connection, in the order they were sent. */
+  /** The loading requests Sprint carries (video, and audio when it rides the train's connection), in the order they were sent. */
   private onConnection(): Entry[] {
     const video = this.types.get(TRAIN_MEDIA_TYPE)?.queue ?? [];
     const audio = this.audioRides ? (this.types.get(RIDER_MEDIA_TYPE)?.queue ?? []) : [];
@@ -667,7 +666,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     // Bytes arriving shrink what the outstanding requests have yet to
     // deliver: the window may have room for the next request now, while this
     // response is still arriving (§IV-B1), not only once it completes.
-    if (this.rides(entry.type) && this.mayIssue(TRAIN_MEDIA_TYPE)) this.maybeRetick(TRAIN_MEDIA_TYPE);
+    if (this.mayIssue(TRAIN_MEDIA_TYPE)) this.maybeRetick(TRAIN_MEDIA_TYPE);
   }
 
   private onEnd(entry: Entry, atMs: number): void {
@@ -710,7 +709,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   /** Some response sharing `entry`'s wire timing, other than `entry`, has begun and not yet ended. */
   private othersArriving(entry: Entry): boolean {
-    const shared = this.rides(entry.type) && this.audioRides ? this.onConnection() : this.state(entry.type).queue;
+    const shared = this.audioRides ? this.onConnection() : this.state(entry.type).queue;
     return shared.some((e) => e !== entry && e.state === 'loading' && e.firstByteMs !== null);
   }
 
@@ -848,10 +847,9 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
    */
   private checkTimeouts(now: number): void {
     const oneConnection = this.transport.oneConnection === true;
-    const loading = oneConnection
-      ? this.onConnection()
-      : [...this.types.values()].flatMap((t) => t.queue.filter((e) => e.state === 'loading'));
-    for (const [i, e] of loading.entries()) {
+    // Every loading request Sprint carries, in the order sent (failing one may abort those behind it).
+    for (const [i, e] of this.onConnection().entries()) {
+      if (e.state !== 'loading') continue;
       const limit = e.req.timeout;
       if (!(typeof limit === 'number' && limit > 0)) continue;
       if (e.clockFromMs === null) {
