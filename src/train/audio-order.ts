@@ -14,8 +14,15 @@
  *
  * The rule, with no I/O: hold the next video request while the video
  * already asked for (buffered plus in flight) leads the audio asked for by
- * at least one video segment, and audio still wants to load (below its
- * buffer target). The caller bounds how long one hold may last.
+ * at least the allowed lead, and audio still wants to load (below its
+ * buffer target). The allowed lead is one video segment, or half the audio
+ * buffered, whichever is more. Audio's next request waits behind at most
+ * the lead's worth of video, so with audio buffered at twice the lead it
+ * cannot run dry unless video arrives at under half its bitrate. A lead of
+ * one segment only tied video to one segment per audio round trip: on
+ * HTTP/2 at a 512 KB queue (RTT ~1.2 s) the window sat at one request with
+ * 26 s of audio buffered, and the player got 90 % of its fair share. The
+ * caller bounds how long one hold may last.
  */
 
 export interface AudioOrderState {
@@ -35,5 +42,11 @@ export interface AudioOrderState {
 export function holdVideoForAudio(s: AudioOrderState): boolean {
   const audioWants = !(Number.isFinite(s.audioTargetSec) && s.audioBufferSec >= s.audioTargetSec);
   if (!audioWants) return false;
-  return s.videoAheadSec - s.audioAheadSec >= Math.max(s.videoSegmentSec, 0.001);
+  return s.videoAheadSec - s.audioAheadSec >= allowedLeadSec(s);
+}
+
+/** How far video may lead audio (media seconds asked for) before it waits: one segment, or half the audio buffered. */
+export function allowedLeadSec(s: Pick<AudioOrderState, 'audioBufferSec' | 'videoSegmentSec'>): number {
+  const buffered = Number.isFinite(s.audioBufferSec) && s.audioBufferSec > 0 ? s.audioBufferSec : 0;
+  return Math.max(s.videoSegmentSec, buffered / 2, 0.001);
 }
