@@ -4,7 +4,8 @@
 // control — the median with min and max over the repeats of: the video
 // slot's % of fair share, the bulk flows' % of fair share, video bitrate,
 // rebuffers, switches, startup delay, unfairness, utilization, transfer and
-// chunk sizes, and the server's RTT/cwnd. Only runs that finished (status ok
+// chunk sizes, the server's RTT/cwnd, and the windows the video's and the
+// bulk flows' connections entered their losses with. Only runs that finished (status ok
 // with a measurement window) count; the others are listed as problems.
 // Pure: run summaries in, aggregate out.
 
@@ -30,6 +31,12 @@ export const METRICS = [
   'trainBytes',
   'serverRttMs',
   'serverCwnd',
+  'lossEvents',
+  'cwndAtLoss',
+  'sendQKB',
+  'bulkLossEvents',
+  'bulkCwndAtLoss',
+  'bulkSendQKB',
   'probeRttMs',
   'tcpInfoRttMs',
 ] as const;
@@ -101,6 +108,7 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
   const bulk = run.flows.filter((f) => f.role === 'bulk');
   const player = column.kind === 'control' ? undefined : run.players.find((p) => p.label === column.flow);
   const tcp = flow ? run.tcp[flow.id] : undefined;
+  const bulkTcp = bulk.flatMap((b) => (run.tcp[b.id] ? [run.tcp[b.id]] : []));
   const mean = (v: number[]): number | null => (v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : null);
   return {
     percentOfFairShare: flow ? flow.percentOfFairShare : null,
@@ -122,6 +130,12 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
     trainBytes: player?.transfers.trainBytes?.median ?? null,
     serverRttMs: tcp?.rttMs?.median ?? null,
     serverCwnd: tcp?.cwnd?.median ?? null,
+    lossEvents: tcp?.lossEvents ?? null,
+    cwndAtLoss: tcp?.cwndAtLoss?.median ?? null,
+    sendQKB: tcp?.sendQBytes ? tcp.sendQBytes.median / 1024 : null,
+    bulkLossEvents: mean(bulkTcp.flatMap((t) => (t.lossEvents !== undefined ? [t.lossEvents] : []))),
+    bulkCwndAtLoss: mean(bulkTcp.flatMap((t) => (t.cwndAtLoss ? [t.cwndAtLoss.median] : []))),
+    bulkSendQKB: mean(bulkTcp.flatMap((t) => (t.sendQBytes ? [t.sendQBytes.median / 1024] : []))),
     probeRttMs: player?.estimates.probeRttMs?.median ?? null,
     tcpInfoRttMs: player?.estimates.tcpInfoRttMs?.median ?? null,
   };

@@ -185,5 +185,52 @@ export function summaryTables(agg: Aggregate): TableModel[] {
       ],
     });
   }
+  const lossRows = lossTableRows(agg, all);
+  if (lossRows.length > 0) {
+    tables.push({
+      id: 'losses',
+      title: 'The windows flows enter their losses with',
+      note: "Server side (ss -ti every 0.5 s), each flow's busiest connection in the window: loss events = changes of ssthresh; cwnd at loss = cwnd (segments) in the sample before each, median; send queue = bytes the server had written and not yet seen acknowledged, median. Bulk = mean over the run's bulk flows. Two flows with the same RTT and loss count but different windows at loss get different shares. Medians over the repeats.",
+      blocks: [
+        {
+          caption: null,
+          header: [
+            'condition',
+            'flow',
+            'loss events',
+            'bulk loss events',
+            'cwnd at loss',
+            'bulk cwnd at loss',
+            'send queue KB',
+            'bulk send queue KB',
+          ],
+          rows: lossRows,
+        },
+      ],
+    });
+  }
   return tables;
+}
+
+/** Rows of the loss table: one per cell whose runs carry the per-loss figures. */
+function lossTableRows(agg: Aggregate, all: readonly Column[]): Array<{ cells: string[] }> {
+  const rows: Array<{ cells: string[] }> = [];
+  for (const cell of agg.cells) {
+    const col = all.find((c) => c.key === cell.column);
+    if (!col || cell.metrics.cwndAtLoss === undefined) continue;
+    const m = cell.metrics;
+    rows.push({
+      cells: [
+        cell.conditionKey,
+        columnTitle(col),
+        cellText(m.lossEvents, 0),
+        cellText(m.bulkLossEvents, 0),
+        cellText(m.cwndAtLoss, 0),
+        cellText(m.bulkCwndAtLoss, 0),
+        cellText(m.sendQKB, 0),
+        cellText(m.bulkSendQKB, 0),
+      ],
+    });
+  }
+  return rows;
 }

@@ -54,6 +54,16 @@ export interface TcpFigures {
   readonly congestionControls: readonly string[];
   /** Retransmitted segments within the window, all connections. */
   readonly retransmits: number;
+  /**
+   * Loss events of the busiest connection inside the window: each change of
+   * its ssthresh between two samples is one (absent in summaries written
+   * before these figures existed).
+   */
+  readonly lossEvents?: number;
+  /** Its cwnd (segments) in the last sample before each loss event: the window it entered the loss with. */
+  readonly cwndAtLoss?: Summary | null;
+  /** Its send queue (bytes written by the server, not yet acknowledged or not yet sent) over the window's samples. */
+  readonly sendQBytes?: Summary | null;
 }
 
 export interface RunSummary {
@@ -223,6 +233,7 @@ function tcpFigures(ss: RunData['ss'], port: number, window: Window | null): Tcp
     }
   }
   const main = busiest === null ? rows : rows.filter((r) => (num(r['peerPort']) ?? -1) === busiest);
+  const losses = lossesOf(main);
   return {
     samples: rows.length,
     connections: byConn.size,
@@ -230,7 +241,33 @@ function tcpFigures(ss: RunData['ss'], port: number, window: Window | null): Tcp
     rttMs: maybe(main.map((r) => num(r['rttMs']))),
     congestionControls: [...new Set(rows.map((r) => String(r['cc'] ?? 'unknown')))],
     retransmits,
+    lossEvents: losses.length,
+    cwndAtLoss: maybe(losses),
+    sendQBytes: maybe(main.map((r) => num(r['sendQBytes']))),
   };
+}
+
+/**
+ * The cwnd each loss event of one connection began from, in sample order:
+ * a loss is a change of ssthresh between consecutive samples (the first
+ * ssthresh of a connection counts too: it was unset before its first loss),
+ * and the window it began from is the cwnd of the sample before. With ss
+ * sampled every 0.5 s this is the window up to half a second before the
+ * loss, and two losses between samples count as one.
+ */
+export function lossesOf(samples: ReadonlyArray<Record<string, unknown>>): number[] {
+  const out: number[] = [];
+  let prev: Record<string, unknown> | null = null;
+  for (const r of [...samples].sort((a, b) => (num(a['t']) ?? 0) - (num(b['t']) ?? 0))) {
+    if (prev !== null) {
+      const before = num(prev['ssthresh']);
+      const now = num(r['ssthresh']);
+      const cwnd = num(prev['cwnd']);
+      if (now !== null && now !== before && cwnd !== null) out.push(cwnd);
+    }
+    prev = r;
+  }
+  return out;
 }
 
 /** Below this % of its fair share a player's run is listed as a problem. */

@@ -6,7 +6,8 @@
 
 import { aggregate, cellOf, runMetrics } from '../../../demo/harness/aggregate';
 import { summarizePlayer } from '../../../demo/harness/player-summary';
-import { runWindow, summarizeRun } from '../../../demo/harness/run-summary';
+import { summaryTables } from '../../../demo/harness/report-tables';
+import { lossesOf, runWindow, summarizeRun } from '../../../demo/harness/run-summary';
 import { playerLines, runData, T0, testPlan, WARMUP_S } from './fixtures';
 
 const plan = testPlan();
@@ -78,6 +79,50 @@ describe('run summary', () => {
     expect(s.congestionOk).toBe(true);
     expect(s.plot.t.length).toBeGreaterThan(40);
     expect(Object.keys(s.plot.throughput).sort()).toEqual(['8001', '9001']);
+  });
+
+  it('counts loss events as ssthresh changes and takes the cwnd of the sample before each', () => {
+    const at = (t: number, cwnd: number, ssthresh: number | null): Record<string, unknown> => ({ t, cwnd, ssthresh });
+    // Out of order on purpose: the samples are sorted by time first.
+    const samples = [at(2, 80, null), at(1, 40, null), at(3, 56, 56), at(4, 70, 56), at(5, 90, 56), at(6, 63, 63), at(7, 70, 63)];
+    expect(lossesOf(samples)).toEqual([80, 90]);
+    expect(lossesOf([])).toEqual([]);
+    expect(lossesOf([at(1, 10, null), { t: 2, ssthresh: 7 }])).toEqual([10]);
+    expect(lossesOf([{ t: 1, ssthresh: 7 }, at(2, 10, 5)])).toEqual([]); // no cwnd before: not a figure
+  });
+
+  it("reports each flow's window at loss and send queue, the bulk flows' beside the video's", () => {
+    const d = runData(stockRun, 1.2);
+    // A sawtooth every 10 s: the video's connection enters each loss at 100 segments, the bulk flow's at 80.
+    // ssthresh alternates between two values so that each tooth changes it.
+    const ss = d.ss.map((r) => {
+      const i = Math.round(((r['t'] as number) - T0) * 2);
+      const top = r['localPort'] === 8001 ? 100 : 80;
+      const base = Math.round(top * 0.7);
+      const tooth = Math.floor(i / 20);
+      return {
+        ...r,
+        cwnd: i % 20 === 19 ? top : base + (i % 20),
+        ssthresh: tooth === 0 ? null : base + (tooth % 2),
+        sendQBytes: r['localPort'] === 8001 ? 300_000 : 200_000,
+      };
+    });
+    const s = summarizeRun({ ...d, ss });
+    const video = s.tcp['8001']!;
+    const bulk = s.tcp['9001']!;
+    expect(video.cwndAtLoss!.median).toBe(100);
+    expect(bulk.cwndAtLoss!.median).toBe(80);
+    expect(video.lossEvents).toBe(bulk.lossEvents);
+    expect(video.lossEvents).toBeGreaterThan(2);
+    expect(video.sendQBytes!.median).toBe(300_000);
+    const m = runMetrics(s, { key: 'stock', variant: 'stock', kind: 'player', flow: 'stock' });
+    expect(m.cwndAtLoss).toBe(100);
+    expect(m.bulkCwndAtLoss).toBe(80);
+    expect(m.sendQKB).toBeCloseTo(300_000 / 1024, 6);
+    expect(m.bulkSendQKB).toBeCloseTo(200_000 / 1024, 6);
+    const table = summaryTables(aggregate([s])).find((t) => t.id === 'losses');
+    expect(table).toBeDefined();
+    expect(table!.blocks[0]!.rows[0]!.cells.slice(4, 6)).toEqual(['100', '80']);
   });
 
   it('says why there is no window instead of inventing one', () => {
