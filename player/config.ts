@@ -32,6 +32,8 @@ export interface PlayerConfig {
   /** undefined: two segments' duration. */
   sprintxSafetySec: number | undefined;
   sprintxMaxRangeSec: number;
+  /** 0: audio loads segment by segment (dash.js); otherwise the media time one expanded audio request covers. */
+  sprintxAudioSec: number;
   log: boolean;
   beforeAttach: ((dashPlayer: MediaPlayerClass) => void) | undefined;
 }
@@ -50,6 +52,7 @@ export const PLAYER_CONFIG_DEFAULTS: Readonly<PlayerConfig> = Object.freeze({
   sprintxSwitch: 'after-chunk',
   sprintxSafetySec: undefined,
   sprintxMaxRangeSec: DEFAULT_MAX_RANGE_SEC,
+  sprintxAudioSec: 0,
   log: true,
   beforeAttach: undefined,
 });
@@ -128,6 +131,7 @@ export function normalizeConfig(options: SprintPlayerOptions | undefined): Playe
     sprintxSwitch: wrap(() => parseSwitchPolicy(o['sprintxSwitch'])),
     sprintxSafetySec: seconds('sprintxSafetySec', o['sprintxSafetySec'], 'zero'),
     sprintxMaxRangeSec: seconds('sprintxMaxRangeSec', o['sprintxMaxRangeSec'], 'positive') ?? d.sprintxMaxRangeSec,
+    sprintxAudioSec: seconds('sprintxAudioSec', o['sprintxAudioSec'], 'zero') ?? d.sprintxAudioSec,
     log: bool('log', o['log'], d.log),
     beforeAttach: beforeAttach as PlayerConfig['beforeAttach'],
   };

@@ -75,6 +75,7 @@ export class SprintPlayer {
       sprintxSwitch: config.sprintxSwitch,
       sprintxSafetySec: config.sprintxSafetySec,
       sprintxMaxRangeSec: config.sprintxMaxRangeSec,
+      sprintxAudioSec: config.sprintxAudioSec,
       pageDashSettings: config.dashSettings,
     };
     this.ready = resolveMode(requested, providers ?? modeProviders(config.sprintTransport), base).then(({ plane, reason }) => {

@@ -81,6 +81,15 @@ export interface SprintPlayerOptions {
    * costs one round trip, not a slow start.
    */
   sprintxMaxRangeSec?: number;
+  /**
+   * Sprint-x: the media time one expanded **audio** request covers, seconds
+   * (default 0: audio is left to dash.js, one request per segment). Audio
+   * has one rung, so its requests are never cancelled by a switch; a few
+   * segments per request spare the audio connection a round trip (and, after
+   * an idle period, a slow start) per segment. Not sized by the chunk model:
+   * audio's few percent of the bytes must not come down ahead of the video.
+   */
+  sprintxAudioSec?: number;
   /** Log data-plane decisions (mode, fallbacks, cancellations) to the console. Default true. */
   log?: boolean;
   /**

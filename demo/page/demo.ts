@@ -37,6 +37,7 @@ const transport = params.get('transport') ?? undefined;
 //   sxswitch=after-chunk|immediate   Sprint-x's switch policy
 //   sxsafety=SEC Sprint-x's safety level (buffered video below which a switch is never held)
 //   sxmaxsec=SEC the most media time one Sprint-x expanded request covers
+//   sxaudio=SEC  Sprint-x: media time of one expanded audio request (0: audio left to dash.js)
 //   fragtimeout=MS dash.js's fragment request timeout (default 20000; tests of the segment rescue)
 //   quality=top|lowest  a fixed video rung (ABR off): the CPU benchmark
 //                compares data planes on the same bytes
@@ -45,6 +46,7 @@ const sxSwitch = params.get('sxswitch') ?? undefined;
 const sprintAudio = params.get('saudio') ?? undefined;
 const sxSafety = params.get('sxsafety');
 const sxMaxSec = params.get('sxmaxsec');
+const sxAudio = params.get('sxaudio');
 const mpt = params.get('mpt');
 const bufferTarget = params.get('buffer');
 const fragTimeout = params.get('fragtimeout');
@@ -101,7 +103,12 @@ function parsePositive(name: string, value: string | null): number | undefined {
   return n;
 }
 
-/** dash.js settings from `buffer=` and `fragtimeout=`, or undefined for dash.js's (and the preset's) own. */
+function parseNonNegative(name: string, value: string): number {
+  const n = Number(value);
+  if (!(n >= 0) || !Number.isFinite(n) || value.trim() === '') throw new RangeError(`demo page: ${name}=${value}: expected a number >= 0`);
+  return n;
+}
+
 /** dash.js settings from `buffer=`, `fragtimeout=` and `quality=` (undefined when none is given). */
 function dashSettings(
   target: number | undefined,
@@ -182,6 +189,7 @@ function start(): void {
       sprintxSwitch: sxSwitch as SprintApi.SprintPlayerOptions['sprintxSwitch'],
       sprintxSafetySec: sxSafety === null ? undefined : parsePositive('sxsafety', sxSafety),
       sprintxMaxRangeSec: parsePositive('sxmaxsec', sxMaxSec),
+      sprintxAudioSec: sxAudio === null ? undefined : parseNonNegative('sxaudio', sxAudio),
       dashSettings: dashSettings(target, parsePositive('fragtimeout', fragTimeout), quality),
     });
   } catch (e) {

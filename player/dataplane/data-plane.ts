@@ -41,6 +41,8 @@ export interface DataPlaneContext {
   sprintxSafetySec?: number;
   /** Sprint-x: the most media time one expanded request covers, seconds (src/sprintx/range-plan.ts). */
   sprintxMaxRangeSec: number;
+  /** Sprint-x: media time of one expanded audio request, seconds; 0: audio left to dash.js. */
+  sprintxAudioSec: number;
   /** The page's own `dashSettings` (a mode that must override one of them says so: player/dash/train-settings.ts). */
   pageDashSettings?: unknown;
 }

@@ -19,8 +19,12 @@
  * wait here (at most one chunk) and are handed over, with their real wire
  * timing, when dash.js resumes. Nothing is appended behind dash.js's back.
  *
+ * Audio is dash.js's, one request per segment, unless `sprintxAudioSec`
+ * asks for expanded audio requests of that much media time (one rung: never
+ * cancelled by a switch; never sized by the chunk model).
+ *
  * Estimates: RTT from one-byte probes about once a second; bandwidth from
- * the expanded transfers' wire timing (EWMA that weighs small samples less).
+ * the expanded video transfers' wire timing (EWMA that weighs small samples less).
  *
  * Failures are visible and lose nothing: a broken or truncated transfer
  * fails its waiting segments back to dash.js, whose own retry re-requests
@@ -170,17 +174,18 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
   private take(req: LoaderRequest, resp: LoaderResponse): boolean {
     const ctx = this.ctx;
     const fr = req.customData.request;
-    // Video only: audio (a few percent of the bytes) keeps dash.js's own
-    // segment-at-a-time loading. Expanded like the video, the whole audio
-    // file came down at start-up beside it: measured on the 3 Mbit/s /
-    // 512 KB testbed, 9.7 MB of audio in the first 87 s while the video
-    // crawled at 0.3 Mbit/s and rebuffered.
+    // Audio (a few percent of the bytes) keeps dash.js's own segment-at-a-time
+    // loading unless sprintxAudioSec asks for expanded audio requests, which
+    // are then bounded by media time, never by the chunk: sized like the
+    // video, the whole audio file came down at start-up beside it (measured
+    // on the 3 Mbit/s / 512 KB testbed, 9.7 MB of audio in the first 87 s
+    // while the video crawled at 0.3 Mbit/s and rebuffered).
     if (
       !ctx ||
       this.degraded !== null ||
       !fr ||
       fr.type !== MEDIA_SEGMENT_TYPE ||
-      fr.mediaType !== 'video' ||
+      !(fr.mediaType === 'video' || (fr.mediaType === 'audio' && ctx.sprintxAudioSec > 0)) ||
       !fr.range ||
       req.method !== 'GET'
     ) {
@@ -214,7 +219,9 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
       stream = undefined;
     }
     if (!stream) {
-      stream = this.open(req.url, repId, segments, index);
+      const audioSegmentSec = typeof fr.duration === 'number' && fr.duration > 0 ? fr.duration : 0;
+      stream =
+        key === 'audio' ? this.openAudio(req.url, repId, segments, index, audioSegmentSec) : this.open(req.url, repId, segments, index);
       this.streams.set(key, stream);
     }
     this.enqueue(stream, req, resp, range);
@@ -226,7 +233,32 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     const chunk = this.currentChunkBytes();
     // Bound the media time of one request (segment duration unknown: no bound).
     const maxSegments = this.segmentDurationSec > 0 ? Math.max(1, Math.floor(ctx.sprintxMaxRangeSec / this.segmentDurationSec)) : Infinity;
-    const plan = planExpandedRange(segments, index, chunk, maxSegments);
+    return this.start(url, repId, planExpandedRange(segments, index, chunk, maxSegments), chunk, (bytes, sec) =>
+      this.estimates.addWireSample(bytes, sec),
+    );
+  }
+
+  /**
+   * An expanded audio request: sprintxAudioSec of media (at least one
+   * segment; one segment when the duration is unknown). Its wire timing
+   * does not feed the bandwidth estimate: audio's connection is not the
+   * video's, and its short transfers would read its slow start.
+   */
+  private openAudio(url: string, repId: string, segments: ByteRange[], index: number, segmentSec: number): ExpandedStream {
+    const ctx = this.ctx as DataPlaneContext;
+    const maxSegments = segmentSec > 0 ? Math.max(1, Math.floor(ctx.sprintxAudioSec / segmentSec)) : 1;
+    ctx.stats.count('sprintx.audioTransfers');
+    return this.start(url, repId, planExpandedRange(segments, index, Infinity, maxSegments), null, () => undefined);
+  }
+
+  private start(
+    url: string,
+    repId: string,
+    plan: ReturnType<typeof planExpandedRange>,
+    chunk: number | null,
+    onWireSample: (bytes: number, sec: number) => void,
+  ): ExpandedStream {
+    const ctx = this.ctx as DataPlaneContext;
     const record = {
       id: ctx.stats.allocateTransferId(),
       via: 'sprint-x' as const,
@@ -249,7 +281,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     ctx.stats.addTransfer(record);
     ctx.stats.count('sprintx.transfers');
     const stream = new ExpandedStream(url, plan, repId, record, {
-      onWireSample: (bytes, sec) => this.estimates.addWireSample(bytes, sec),
+      onWireSample,
       onEnd: (s) => this.onStreamEnd(s),
     });
     stream.start();

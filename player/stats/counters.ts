@@ -25,7 +25,8 @@ export const COUNTERS = {
   'sprint.probeErrors': 'RTT probes that failed',
   'sprint.fallbacks': 'falls back to stock loading during playback',
 
-  'sprintx.transfers': 'expanded Range requests',
+  'sprintx.transfers': 'expanded Range requests (video and, with sprintxAudioSec, audio)',
+  'sprintx.audioTransfers': 'expanded Range requests for audio (sprintxAudioSec)',
   'sprintx.cancellations': 'expanded requests cancelled before their end (switch, seek)',
   'sprintx.wastedBytes': 'bytes received by cancelled expanded requests and never handed to dash.js',
   'sprintx.transferErrors': 'expanded requests that failed',

@@ -16,6 +16,7 @@ describe('normalizeConfig', () => {
       minimumTrain: true,
       sprintxSwitch: 'after-chunk',
       sprintxMaxRangeSec: 60,
+      sprintxAudioSec: 0,
     });
   });
 
@@ -30,6 +31,7 @@ describe('normalizeConfig', () => {
       sprintxSwitch: 'immediate',
       sprintxSafetySec: 0,
       sprintxMaxRangeSec: 30,
+      sprintxAudioSec: 16,
       log: false,
       autoPlay: false,
     });
@@ -43,6 +45,7 @@ describe('normalizeConfig', () => {
       sprintxSwitch: 'immediate',
       sprintxSafetySec: 0,
       sprintxMaxRangeSec: 30,
+      sprintxAudioSec: 16,
       log: false,
       autoPlay: false,
     });
@@ -63,6 +66,8 @@ describe('normalizeConfig', () => {
     [{ sprintxSwitch: 'later' }, /sprintxSwitch must be one of after-chunk, immediate/],
     [{ sprintxSafetySec: -1 }, /sprintxSafetySec must be a number of seconds >= 0, got -1/],
     [{ sprintxMaxRangeSec: 0 }, /sprintxMaxRangeSec must be a number of seconds > 0, got 0/],
+    [{ sprintxAudioSec: -4 }, /sprintxAudioSec must be a number of seconds >= 0, got -4/],
+    [{ sprintxAudioSec: '16' }, /sprintxAudioSec must be a number of seconds >= 0, got "16"/],
     [{ dashSettings: 'fast' }, /dashSettings must be an object of dash.js settings/],
     [{ beforeAttach: 3 }, /beforeAttach must be a function, got 3/],
   ])('refuses %p with an error naming the option', (options, message) => {

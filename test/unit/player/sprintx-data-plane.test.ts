@@ -19,7 +19,7 @@ const SEGMENT = 10_000;
 const ranges = Array.from({ length: 10 }, (_, i) => ({ start: i * SEGMENT, end: i * SEGMENT + SEGMENT - 1 }));
 
 /** One segment request as dash.js's HTTPLoader hands it over, and a promise of its end. */
-function segmentRequest(url: string, index: number) {
+function segmentRequest(url: string, index: number, mediaType: 'video' | 'audio' = 'video') {
   const r = ranges[index] as { start: number; end: number };
   let settle: (how: string) => void = () => undefined;
   const ended = new Promise<string>((resolve) => (settle = resolve));
@@ -29,12 +29,12 @@ function segmentRequest(url: string, index: number) {
     customData: {
       request: {
         type: 'MediaSegment',
-        mediaType: 'video',
+        mediaType,
         url,
         range: `${r.start}-${r.end}`,
         index,
         duration: 4,
-        representation: { id: 'rep-1', bandwidth: 1e6 },
+        representation: mediaType === 'video' ? { id: 'rep-1', bandwidth: 1e6 } : { id: 'audio-1', bandwidth: 128_000 },
       },
       onloadend: () => settle('loadend'),
       onabort: () => settle('abort'),
@@ -45,7 +45,7 @@ function segmentRequest(url: string, index: number) {
   return { request, response, ended };
 }
 
-function context(dash: unknown, manifestUrl: string, stats: StatsRecorder): DataPlaneContext {
+function context(dash: unknown, manifestUrl: string, stats: StatsRecorder, sprintxAudioSec = 0): DataPlaneContext {
   return {
     dash,
     dashjs: {
@@ -61,6 +61,7 @@ function context(dash: unknown, manifestUrl: string, stats: StatsRecorder): Data
     minimumTrain: true,
     sprintxSwitch: 'after-chunk',
     sprintxMaxRangeSec: 60,
+    sprintxAudioSec,
   } as unknown as DataPlaneContext;
 }
 
@@ -109,6 +110,46 @@ describe('SprintXDataPlane on a loopback origin', () => {
       expect(stats.mode).toBeNull(); // never fell back (the resolver sets the mode, not the plane)
     } finally {
       plane.destroy();
+      await origin.close();
+    }
+  });
+
+  it('leaves audio to dash.js by default, and with sprintxAudioSec expands it by media time, not by the chunk', async () => {
+    const origin = await startOrigin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir });
+    const url = `${origin.url}/media/video.m4s`;
+    const audioRequests = () => origin.records().filter((r) => r.url === '/media/video.m4s' && r.range !== 'bytes=0-0');
+    try {
+      // Default (0): dash.js loads audio itself.
+      const off = new SprintXDataPlane(url, new Map([['audio-1', ranges]]));
+      const a = fakeDash(30);
+      off.install(context(a.dash, `${origin.url}/media/manifest.mpd`, new StatsRecorder('sprint-x')));
+      const s0 = segmentRequest(url, 0, 'audio');
+      a.loader().load(s0.request, s0.response);
+      expect(a.declined).toHaveLength(1);
+      off.destroy();
+      expect(audioRequests()).toEqual([]);
+
+      // 8 s per audio request = 2 segments of 4 s (20 000 bytes), under the 25 000-byte chunk the video uses.
+      const stats = new StatsRecorder('sprint-x');
+      const on = new SprintXDataPlane(url, new Map([['audio-1', ranges]]));
+      const b = fakeDash(30);
+      try {
+        on.install(context(b.dash, `${origin.url}/media/manifest.mpd`, stats, 8));
+        const l = b.loader();
+        for (const i of [0, 1, 2, 3]) {
+          const s = segmentRequest(url, i, 'audio');
+          l.load(s.request, s.response);
+          expect(await s.ended).toBe('loadend');
+          expect(Buffer.from(s.response.data as ArrayBuffer).equals(fx.video.subarray(i * SEGMENT, (i + 1) * SEGMENT))).toBe(true);
+        }
+        expect(b.declined).toEqual([]);
+        expect(audioRequests().map((r) => r.range)).toEqual(['bytes=0-19999', 'bytes=20000-39999']);
+        expect(stats.counters['sprintx.audioTransfers']).toBe(2);
+        expect(stats.transfers.toArray().map((t) => t.targetChunkBytes)).toEqual([null, null]);
+      } finally {
+        on.destroy();
+      }
+    } finally {
       await origin.close();
     }
   });
