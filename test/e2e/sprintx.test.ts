@@ -73,6 +73,32 @@ describe('sprint-x on unchunked content', () => {
     expect(heard.counts['transferEnd']).toBeGreaterThan(ended.length);
     expect(heard.counts['estimates']).toBeGreaterThan(0);
   });
+
+  it('with sxaudio=8 carries audio in expanded requests of two 4 s segments, and playback advances', async () => {
+    const before = mediaRecords(stack.origin).length;
+    await stack.page.goto(demoUrl(stack.origin, { layout: 'unchunked', mode: 'sprint-x', sxaudio: '8' }));
+    const s = await waitForPlayback(stack.page, 20, 120_000);
+    expect(s.mode).toBe('sprint-x');
+    const audioTransfers = s.transfers.filter((t) => t.via === 'sprint-x' && /rep-5/.test(t.url));
+    expect(audioTransfers.length).toBeGreaterThan(0);
+    expect(s.counters['sprintx.audioTransfers']).toBe(audioTransfers.length);
+    // Not sized by the chunk model.
+    for (const t of audioTransfers) expect(t.targetChunkBytes).toBeNull();
+    const audio = s.segments.filter((x) => x.kind === 'media' && x.status === 'ok' && x.mediaType === 'audio');
+    const ids = audioTransfers.map((t) => t.id);
+    for (const seg of audio) expect(ids).toContain(seg.transferId);
+    // On the wire: the audio file's media requests (not its index or init
+    // probes) each span two segments, so there are fewer of them than audio
+    // segments played.
+    const onWire = mediaRecords(stack.origin)
+      .slice(before)
+      .filter((r) => /rep-5/.test(r.url) && r.status === 206 && audioTransfers.some((t) => r.range === `bytes=${t.range}`));
+    expect(onWire.length).toBeGreaterThan(0);
+    expect(onWire.length).toBeLessThan(audio.length);
+    const perTransfer = audioTransfers.map((t) => audio.filter((x) => x.transferId === t.id).length);
+    expect(Math.max(...perTransfer)).toBe(2);
+    expect(s.playback.currentTimeSec).toBeGreaterThan(0);
+  });
 });
 
 describe('sprint-x fallbacks', () => {
