@@ -46,6 +46,13 @@ export class ExpandedStream {
     readonly representationId: string,
     readonly record: TransferRecord,
     private readonly events: ExpandedStreamEvents,
+    /**
+     * The connection pool: video's expanded requests go uncredentialed, a
+     * pool that holds only them (the RTT probes use the other one), so the
+     * next request reuses the previous one's connection; audio's go
+     * credentialed, where dash.js's own requests and the probes are.
+     */
+    private readonly credentials: RequestCredentials = 'omit',
   ) {
     this.log = new ArrivalLog(plan.start, record.startMs);
     this.servedUpTo = plan.start;
@@ -94,9 +101,7 @@ export class ExpandedStream {
       const res = await fetch(this.url, {
         headers: { Range: `bytes=${start}-${end}` },
         cache: 'no-store',
-        // The uncredentialed pool holds only expanded requests (the RTT probes
-        // use the other one), so the next request reuses this one's connection.
-        credentials: 'omit',
+        credentials: this.credentials,
         signal: this.controller.signal,
       });
       if (res.status !== 206) {

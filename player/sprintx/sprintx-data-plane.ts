@@ -242,13 +242,16 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
    * An expanded audio request: sprintxAudioSec of media (at least one
    * segment; one segment when the duration is unknown). Its wire timing
    * does not feed the bandwidth estimate: audio's connection is not the
-   * video's, and its short transfers would read its slow start.
+   * video's, and its short transfers would read its slow start. It goes
+   * credentialed, to the pool of dash.js's own requests: in the video's
+   * pool the next expanded video request could take audio's idle
+   * connection instead of its own warm one.
    */
   private openAudio(url: string, repId: string, segments: ByteRange[], index: number, segmentSec: number): ExpandedStream {
     const ctx = this.ctx as DataPlaneContext;
     const maxSegments = segmentSec > 0 ? Math.max(1, Math.floor(ctx.sprintxAudioSec / segmentSec)) : 1;
     ctx.stats.count('sprintx.audioTransfers');
-    return this.start(url, repId, planExpandedRange(segments, index, Infinity, maxSegments), null, () => undefined);
+    return this.start(url, repId, planExpandedRange(segments, index, Infinity, maxSegments), null, () => undefined, 'same-origin');
   }
 
   private start(
@@ -257,6 +260,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     plan: ReturnType<typeof planExpandedRange>,
     chunk: number | null,
     onWireSample: (bytes: number, sec: number) => void,
+    credentials: RequestCredentials = 'omit',
   ): ExpandedStream {
     const ctx = this.ctx as DataPlaneContext;
     const record = {
@@ -280,10 +284,17 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     };
     ctx.stats.addTransfer(record);
     ctx.stats.count('sprintx.transfers');
-    const stream = new ExpandedStream(url, plan, repId, record, {
-      onWireSample,
-      onEnd: (s) => this.onStreamEnd(s),
-    });
+    const stream = new ExpandedStream(
+      url,
+      plan,
+      repId,
+      record,
+      {
+        onWireSample,
+        onEnd: (s) => this.onStreamEnd(s),
+      },
+      credentials,
+    );
     stream.start();
     this.estimates.publish();
     return stream;
