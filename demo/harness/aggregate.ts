@@ -37,6 +37,8 @@ export const METRICS = [
   'bulkLossEvents',
   'bulkCwndAtLoss',
   'bulkSendQKB',
+  'lowestRttMs',
+  'bulkLowestRttMs',
   'probeRttMs',
   'tcpInfoRttMs',
 ] as const;
@@ -136,6 +138,8 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
     bulkLossEvents: mean(bulkTcp.flatMap((t) => (t.lossEvents !== undefined ? [t.lossEvents] : []))),
     bulkCwndAtLoss: mean(bulkTcp.flatMap((t) => (t.cwndAtLoss ? [t.cwndAtLoss.median] : []))),
     bulkSendQKB: mean(bulkTcp.flatMap((t) => (t.sendQBytes ? [t.sendQBytes.median / 1024] : []))),
+    lowestRttMs: tcp?.lowestRttMs ?? null,
+    bulkLowestRttMs: mean(bulkTcp.flatMap((t) => (t.lowestRttMs != null ? [t.lowestRttMs] : []))),
     probeRttMs: player?.estimates.probeRttMs?.median ?? null,
     tcpInfoRttMs: player?.estimates.tcpInfoRttMs?.median ?? null,
   };

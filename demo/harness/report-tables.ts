@@ -190,7 +190,7 @@ export function summaryTables(agg: Aggregate): TableModel[] {
     tables.push({
       id: 'losses',
       title: 'The windows flows enter their losses with',
-      note: "Server side (ss -ti every 0.5 s), each flow's busiest connection in the window: loss events = changes of ssthresh; cwnd at loss = cwnd (segments) in the sample before each, median; send queue = bytes the server had written and not yet seen acknowledged, median. Bulk = mean over the run's bulk flows. Two flows with the same RTT and loss count but different windows at loss get different shares. Medians over the repeats.",
+      note: "Server side (ss -ti every 0.5 s), each flow's busiest connection in the window: loss events = changes of ssthresh; cwnd at loss = cwnd (segments) in the sample before each, median; send queue = bytes the server had written and not yet seen acknowledged, median; lowest RTT = the least RTT the connection ever saw (ss's min RTT over all its samples): Linux cubic evaluates its window curve that far ahead (its delay_min), so a connection that once crossed an empty queue (~0 ms) grows more slowly after each loss than one opened behind a full queue. Bulk = mean over the run's bulk flows. Two flows with the same RTT and loss count but different windows at loss get different shares. Medians over the repeats.",
       blocks: [
         {
           caption: null,
@@ -203,6 +203,8 @@ export function summaryTables(agg: Aggregate): TableModel[] {
             'bulk cwnd at loss',
             'send queue KB',
             'bulk send queue KB',
+            'lowest RTT ms',
+            'bulk lowest RTT ms',
           ],
           rows: lossRows,
         },
@@ -229,6 +231,8 @@ function lossTableRows(agg: Aggregate, all: readonly Column[]): Array<{ cells: s
         cellText(m.bulkCwndAtLoss, 0),
         cellText(m.sendQKB, 0),
         cellText(m.bulkSendQKB, 0),
+        cellText(m.lowestRttMs, 1),
+        cellText(m.bulkLowestRttMs, 1),
       ],
     });
   }

@@ -64,6 +64,15 @@ export interface TcpFigures {
   readonly cwndAtLoss?: Summary | null;
   /** Its send queue (bytes written by the server, not yet acknowledged or not yet sent) over the window's samples. */
   readonly sendQBytes?: Summary | null;
+  /**
+   * The lowest RTT it ever saw, ms (the least of ss's min RTT over all its
+   * samples, in or out of the window): ~0 when it carried data across an
+   * empty queue, e.g. a page load before the bulk flow started. Linux cubic
+   * evaluates its window curve this far ahead (its delay_min, kept until a
+   * retransmission timeout), so between two cubic flows through the same
+   * queue the one with the larger value grows faster after each loss.
+   */
+  readonly lowestRttMs?: number | null;
 }
 
 export interface RunSummary {
@@ -234,6 +243,10 @@ function tcpFigures(ss: RunData['ss'], port: number, window: Window | null): Tcp
   }
   const main = busiest === null ? rows : rows.filter((r) => (num(r['peerPort']) ?? -1) === busiest);
   const losses = lossesOf(main);
+  const lowest = ss
+    .filter((r) => r['localPort'] === port && (busiest === null || (num(r['peerPort']) ?? -1) === busiest))
+    .map((r) => num(r['minRttMs']))
+    .filter((v): v is number => v !== null);
   return {
     samples: rows.length,
     connections: byConn.size,
@@ -244,6 +257,7 @@ function tcpFigures(ss: RunData['ss'], port: number, window: Window | null): Tcp
     lossEvents: losses.length,
     cwndAtLoss: maybe(losses),
     sendQBytes: maybe(main.map((r) => num(r['sendQBytes']))),
+    lowestRttMs: lowest.length > 0 ? Math.min(...lowest) : null,
   };
 }
 

@@ -125,6 +125,20 @@ describe('run summary', () => {
     expect(table!.blocks[0]!.rows[0]!.cells.slice(4, 6)).toEqual(['100', '80']);
   });
 
+  it("keeps the lowest RTT each flow's connection ever saw, before the window too", () => {
+    const d = runData(stockRun, 1.2);
+    // The video's connection saw an empty queue once, at the start (before the window); the bulk flow never did.
+    const ss = d.ss.map((r, i) => ({ ...r, minRttMs: r['localPort'] === 8001 ? (i < 4 ? 0.02 : 300) : 250 }));
+    const s = summarizeRun({ ...d, ss });
+    expect(s.tcp['8001']!.lowestRttMs).toBe(0.02);
+    expect(s.tcp['9001']!.lowestRttMs).toBe(250);
+    const m = runMetrics(s, { key: 'stock', variant: 'stock', kind: 'player', flow: 'stock' });
+    expect(m.lowestRttMs).toBe(0.02);
+    expect(m.bulkLowestRttMs).toBe(250);
+    // Summaries without minRttMs (older ss captures) say so as null.
+    expect(summarizeRun(d).tcp['8001']!.lowestRttMs).toBeNull();
+  });
+
   it('says why there is no window instead of inventing one', () => {
     const d = runData(stockRun, 1.2);
     const silent = { ...d, wire: { ...d.wire, bytes: { ...d.wire.bytes, '8001': d.wire.bytes['8001']!.map(() => 0) } } };
