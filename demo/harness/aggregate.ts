@@ -10,7 +10,7 @@
 // Pure: run summaries in, aggregate out.
 
 import { Summary, summarize } from '../testbed/metrics';
-import type { RunSummary } from './run-summary';
+import type { RunSummary, TcpFigures } from './run-summary';
 
 export const METRICS = [
   'percentOfFairShare',
@@ -110,8 +110,14 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
   const bulk = run.flows.filter((f) => f.role === 'bulk');
   const player = column.kind === 'control' ? undefined : run.players.find((p) => p.label === column.flow);
   const tcp = flow ? run.tcp[flow.id] : undefined;
-  const bulkTcp = bulk.flatMap((b) => (run.tcp[b.id] ? [run.tcp[b.id]] : []));
   const mean = (v: number[]): number | null => (v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : null);
+  const bulkTcp = bulk.flatMap((b): TcpFigures[] => {
+    const t = run.tcp[b.id];
+    return t ? [t] : [];
+  });
+  /** Mean over the bulk flows of one of their TCP figures (flows without it left out). */
+  const bulkMean = (pick: (t: TcpFigures) => number | null | undefined): number | null =>
+    mean(bulkTcp.map(pick).filter((v): v is number => v != null));
   return {
     percentOfFairShare: flow ? flow.percentOfFairShare : null,
     videoOnlyPercentOfFairShare: flow?.videoOnlyPercentOfFairShare ?? null,
@@ -135,11 +141,11 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
     lossEvents: tcp?.lossEvents ?? null,
     cwndAtLoss: tcp?.cwndAtLoss?.median ?? null,
     sendQKB: tcp?.sendQBytes ? tcp.sendQBytes.median / 1024 : null,
-    bulkLossEvents: mean(bulkTcp.flatMap((t) => (t.lossEvents !== undefined ? [t.lossEvents] : []))),
-    bulkCwndAtLoss: mean(bulkTcp.flatMap((t) => (t.cwndAtLoss ? [t.cwndAtLoss.median] : []))),
-    bulkSendQKB: mean(bulkTcp.flatMap((t) => (t.sendQBytes ? [t.sendQBytes.median / 1024] : []))),
+    bulkLossEvents: bulkMean((t) => t.lossEvents),
+    bulkCwndAtLoss: bulkMean((t) => t.cwndAtLoss?.median),
+    bulkSendQKB: bulkMean((t) => (t.sendQBytes ? t.sendQBytes.median / 1024 : null)),
     lowestRttMs: tcp?.lowestRttMs ?? null,
-    bulkLowestRttMs: mean(bulkTcp.flatMap((t) => (t.lowestRttMs != null ? [t.lowestRttMs] : []))),
+    bulkLowestRttMs: bulkMean((t) => t.lowestRttMs),
     probeRttMs: player?.estimates.probeRttMs?.median ?? null,
     tcpInfoRttMs: player?.estimates.tcpInfoRttMs?.median ?? null,
   };

@@ -209,9 +209,8 @@ export function runWindow(record: RunRecord, captured: FlowSeries): { window: Ru
 }
 
 function tcpFigures(ss: RunData['ss'], port: number, window: Window | null): TcpFigures {
-  const rows = ss.filter(
-    (r) => r['localPort'] === port && (window === null || ((r['t'] as number) >= window.fromS && (r['t'] as number) < window.toS)),
-  );
+  const portRows = ss.filter((r) => r['localPort'] === port);
+  const rows = portRows.filter((r) => window === null || ((r['t'] as number) >= window.fromS && (r['t'] as number) < window.toS));
   const byConn = new Map<number, number[]>();
   for (const r of rows) {
     const peer = num(r['peerPort']) ?? -1;
@@ -241,10 +240,11 @@ function tcpFigures(ss: RunData['ss'], port: number, window: Window | null): Tcp
       busiest = peer;
     }
   }
-  const main = busiest === null ? rows : rows.filter((r) => (num(r['peerPort']) ?? -1) === busiest);
+  const ofBusiest = (rs: typeof rows): typeof rows => (busiest === null ? rs : rs.filter((r) => (num(r['peerPort']) ?? -1) === busiest));
+  const main = ofBusiest(rows);
   const losses = lossesOf(main);
-  const lowest = ss
-    .filter((r) => r['localPort'] === port && (busiest === null || (num(r['peerPort']) ?? -1) === busiest))
+  // The lowest RTT looks at every sample of the connection, in or out of the window.
+  const lowest = ofBusiest(portRows)
     .map((r) => num(r['minRttMs']))
     .filter((v): v is number => v !== null);
   return {

@@ -95,17 +95,12 @@ function parseSwitch(name: string, value: string | null): boolean | undefined {
   throw new RangeError(`demo page: ${name}=${value}: expected 1/on/true or 0/off/false`);
 }
 
-/** `chunk=` or `buffer=` as a positive number; anything else is an error the overlay shows. */
-function parsePositive(name: string, value: string | null): number | undefined {
+/** `chunk=`, `buffer=`, … as a number (> 0, or >= 0 with min 'zero'); anything else is an error the overlay shows. */
+function parseNumber(name: string, value: string | null, min: 'positive' | 'zero' = 'positive'): number | undefined {
   if (value === null) return undefined;
   const n = Number(value);
-  if (!(n > 0) || !Number.isFinite(n)) throw new RangeError(`demo page: ${name}=${value}: expected a positive number`);
-  return n;
-}
-
-function parseNonNegative(name: string, value: string): number {
-  const n = Number(value);
-  if (!(n >= 0) || !Number.isFinite(n) || value.trim() === '') throw new RangeError(`demo page: ${name}=${value}: expected a number >= 0`);
+  const ok = value.trim() !== '' && Number.isFinite(n) && (min === 'zero' ? n >= 0 : n > 0);
+  if (!ok) throw new RangeError(`demo page: ${name}=${value}: expected ${min === 'zero' ? 'a number >= 0' : 'a positive number'}`);
   return n;
 }
 
@@ -176,21 +171,21 @@ function start(): void {
   const reason = el<HTMLElement>('reason');
   let player: SprintPlayer;
   try {
-    const target = parsePositive('buffer', bufferTarget);
+    const target = parseNumber('buffer', bufferTarget);
     if (quality !== null && quality !== 'top' && quality !== 'lowest')
       throw new RangeError(`demo page: quality=${quality}: expected top or lowest`);
     player = window.Sprint.createPlayer(video, manifest, {
       mode: mode as SprintApi.RequestedMode,
       abr: abr as SprintApi.SprintPlayerOptions['abr'],
       sprintTransport: transport as SprintApi.SprintPlayerOptions['sprintTransport'],
-      chunkBytes: parsePositive('chunk', chunk),
+      chunkBytes: parseNumber('chunk', chunk),
       minimumTrain: parseSwitch('mpt', mpt),
       sprintAudio: sprintAudio as SprintApi.SprintPlayerOptions['sprintAudio'],
       sprintxSwitch: sxSwitch as SprintApi.SprintPlayerOptions['sprintxSwitch'],
-      sprintxSafetySec: sxSafety === null ? undefined : parsePositive('sxsafety', sxSafety),
-      sprintxMaxRangeSec: parsePositive('sxmaxsec', sxMaxSec),
-      sprintxAudioSec: sxAudio === null ? undefined : parseNonNegative('sxaudio', sxAudio),
-      dashSettings: dashSettings(target, parsePositive('fragtimeout', fragTimeout), quality),
+      sprintxSafetySec: sxSafety === null ? undefined : parseNumber('sxsafety', sxSafety),
+      sprintxMaxRangeSec: parseNumber('sxmaxsec', sxMaxSec),
+      sprintxAudioSec: parseNumber('sxaudio', sxAudio, 'zero'),
+      dashSettings: dashSettings(target, parseNumber('fragtimeout', fragTimeout), quality),
     });
   } catch (e) {
     overlay.textContent = `error: ${(e as Error).message}`;

@@ -219,9 +219,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
       stream = undefined;
     }
     if (!stream) {
-      const audioSegmentSec = typeof fr.duration === 'number' && fr.duration > 0 ? fr.duration : 0;
-      stream =
-        key === 'audio' ? this.openAudio(req.url, repId, segments, index, audioSegmentSec) : this.open(req.url, repId, segments, index);
+      stream = key === 'audio' ? this.openAudio(req.url, repId, segments, index, fr.duration) : this.open(req.url, repId, segments, index);
       this.streams.set(key, stream);
     }
     this.enqueue(stream, req, resp, range);
@@ -247,9 +245,9 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
    * pool the next expanded video request could take audio's idle
    * connection instead of its own warm one.
    */
-  private openAudio(url: string, repId: string, segments: ByteRange[], index: number, segmentSec: number): ExpandedStream {
+  private openAudio(url: string, repId: string, segments: ByteRange[], index: number, segmentSec: number | undefined): ExpandedStream {
     const ctx = this.ctx as DataPlaneContext;
-    const maxSegments = segmentSec > 0 ? Math.max(1, Math.floor(ctx.sprintxAudioSec / segmentSec)) : 1;
+    const maxSegments = segmentSec !== undefined && segmentSec > 0 ? Math.max(1, Math.floor(ctx.sprintxAudioSec / segmentSec)) : 1;
     ctx.stats.count('sprintx.audioTransfers');
     return this.start(url, repId, planExpandedRange(segments, index, Infinity, maxSegments), null, () => undefined, 'same-origin');
   }
