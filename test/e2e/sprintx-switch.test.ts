@@ -84,14 +84,17 @@ describe('sprint-x on a paced origin', () => {
       stack,
       'the switch to take effect and playback to go on',
       (s) =>
-        s.transfers.some((t) => t.cancelled) &&
+        s.transfers.some((t) => t.via === 'sprint-x' && t.cancelled) &&
         s.transfers.some((t) => t.url.endsWith(`rep-${toIndex}.mp4`) && t.segmentsServed > 0 && t.startMs > (inflight[0]?.startMs ?? 0)) &&
         s.playback.currentTimeSec > atSwitch + 8,
       120_000,
     );
     expect(after.playback.errors).toEqual([]);
     expect(after.counters['sprintx.cancellations']).toBeGreaterThan(0);
-    const cancelled = after.transfers.filter((t) => t.cancelled);
+    // Only Sprint-x's own transfers: dash.js may abort a load of its own (audio, left to it) on the
+    // switch, and that record carries no expected size (seen once in CI).
+    const cancelled = after.transfers.filter((t) => t.via === 'sprint-x' && t.cancelled);
+    expect(cancelled.length).toBeGreaterThan(0);
     // Each cancelled transfer stopped short of its range: the player read less than the range,
     // and the origin either was cut off too or had already handed the rest to the kernel (a
     // range's tail can sit in socket buffers when the cancel arrives: seen once, complete at the
