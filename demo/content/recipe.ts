@@ -56,6 +56,19 @@ export const EVAL_LADDER: readonly VideoRung[] = [
   { bandwidth: 20_000_000, width: 960, height: 540 },
 ];
 
+/**
+ * The BW-x ladder (`--set bwx`, paper §V-C / Fig. 11). A BW-x rule plays the highest rung under x %
+ * of its estimate; with the demo ladder's 0.7 → 1.5 Mbit/s step that is 0.7 Mbit/s for every x from
+ * 47 to 99 % of a 1.5 Mbit/s fair share (the 3 Mbit/s, one-bulk-flow setting), so a paused-regime
+ * run measures the ladder, not the data plane. Here steps of at most 0.15 Mbit/s between them keep
+ * the rung played within 0.15 Mbit/s of x·fair share from 0.7 to 1.5 Mbit/s (BW-80 at 1.43–1.5
+ * Mbit/s: the 1.1 rung, 92–96 % of the paper's expectation). The demo rungs are kept.
+ */
+export const BWX_LADDER: readonly VideoRung[] = [
+  ...VIDEO_LADDER,
+  ...[850_000, 1_000_000, 1_100_000, 1_200_000, 1_350_000].map((bandwidth) => ({ bandwidth, width: 640, height: 360 })),
+].sort((a, b) => a.bandwidth - b.bandwidth);
+
 /** Per-set recipe: ladder, H.264 level and default length. */
 export interface SetRecipe {
   readonly ladder: readonly VideoRung[];
@@ -76,6 +89,7 @@ export const SET_RECIPES: Readonly<Record<string, SetRecipe>> = {
   demo: { ladder: VIDEO_LADDER, level: X264.level, defaultDurationSec: 600 },
   test: { ladder: VIDEO_LADDER, level: X264.level, defaultDurationSec: 120 },
   eval: { ladder: EVAL_LADDER, level: '4.0', defaultDurationSec: 1500 },
+  bwx: { ladder: BWX_LADDER, level: X264.level, defaultDurationSec: 600 },
 };
 
 /** The recipe of a content set (demo ladder and test length for unnamed sets). */

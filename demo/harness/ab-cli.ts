@@ -70,8 +70,10 @@ Players and content:
   --abr PRESET           ABR for every player: dash-default, buffer, bw-<percent>
                          (default dash-default)
   --layout L             unchunked (one file per representation) or chunked (default unchunked)
-  --set NAME             content set: demo (10 min, ladder to 6 Mbit/s), test (2 min) or eval
-                         (25 min, ladder to 20 Mbit/s: the grid's fair shares and 20-minute runs) (default demo)
+  --set NAME             content set: demo (10 min, ladder to 6 Mbit/s), test (2 min), eval
+                         (25 min, ladder to 20 Mbit/s: the grid's fair shares and 20-minute runs) or
+                         bwx (10 min, the demo ladder plus rungs 0.85-1.35 Mbit/s: BW-x, paper Fig. 11)
+                         (default demo)
   --page-query Q         extra query parameters for the player page, e.g. transport=fetch
                          (sprint players load the Sprint extension unless transport=fetch;
                          build it first with npm run extension:install)

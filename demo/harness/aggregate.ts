@@ -2,7 +2,8 @@
 // for every network condition and every column — each player alone against
 // the bulk flows, each player of the all-together run, and the bulk-vs-bulk
 // control — the median with min and max over the repeats of: the video
-// slot's % of fair share, the bulk flows' % of fair share, video bitrate,
+// slot's % of fair share, the bulk flows' % of fair share, a BW-x player's
+// % of its expected share (paper Fig. 11; expected-share.ts), video bitrate,
 // rebuffers, switches, startup delay, unfairness, utilization, transfer and
 // chunk sizes, the server's RTT/cwnd, and the windows the video's and the
 // bulk flows' connections entered their losses with. Only runs that finished (status ok
@@ -11,6 +12,7 @@
 
 import { Summary, summarize } from '../testbed/metrics';
 import type { RunSummary, TcpFigures } from './run-summary';
+import { expectedShare } from './expected-share';
 
 export const METRICS = [
   'percentOfFairShare',
@@ -18,6 +20,9 @@ export const METRICS = [
   'bulkPercentOfFairShare',
   'bitrateBps',
   'bitratePercentOfFairShare',
+  'percentOfPaperExpected',
+  'ladderExpectedPercent',
+  'percentOfLadderExpected',
   'rebufferCount',
   'rebufferS',
   'switches',
@@ -118,6 +123,8 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
   /** Mean over the bulk flows of one of their TCP figures (flows without it left out). */
   const bulkMean = (pick: (t: TcpFigures) => number | null | undefined): number | null =>
     mean(bulkTcp.map(pick).filter((v): v is number => v != null));
+  const expected = expectedShare(player?.abr, run.fairShareBitsPerSec, run.videoLadderBps ?? []);
+  const videoOnly = flow?.videoOnlyPercentOfFairShare ?? null;
   return {
     percentOfFairShare: flow ? flow.percentOfFairShare : null,
     videoOnlyPercentOfFairShare: flow?.videoOnlyPercentOfFairShare ?? null,
@@ -125,6 +132,9 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
     bitrateBps: player?.bitrateMedianBps ?? null,
     bitratePercentOfFairShare:
       player?.bitrateMedianBps != null && run.fairShareBitsPerSec ? (100 * player.bitrateMedianBps) / run.fairShareBitsPerSec : null,
+    percentOfPaperExpected: expected && videoOnly !== null ? (100 * videoOnly) / expected.paperPercent : null,
+    ladderExpectedPercent: expected ? expected.ladderPercent : null,
+    percentOfLadderExpected: expected && videoOnly !== null ? (100 * videoOnly) / expected.ladderPercent : null,
     rebufferCount: player?.rebufferCount ?? null,
     rebufferS: player?.rebufferS ?? null,
     switches: player?.switches ?? null,

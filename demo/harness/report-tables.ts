@@ -104,6 +104,20 @@ export function summaryTables(agg: Aggregate): TableModel[] {
       note: "Paper Fig. 11's red line: how much of the fair share the ABR turned into video quality.",
       blocks: perRate(agg, players, metric('bitratePercentOfFairShare', 1)),
     });
+    const bw = players.filter((c) => agg.cells.some((cell) => cell.column === c.key && cell.metrics.percentOfPaperExpected));
+    if (bw.length > 0) {
+      tables.push({
+        id: 'expected-share',
+        title: "BW-x players: video bytes as % of the expected fair share (paper Fig. 11): paper's / ladder's",
+        note: "Paper's: against min(100 %, x) of the fair share. Ladder's: against the highest rung of the content's ladder at or under that (its % of the fair share in brackets) — what a BW-x player whose estimate is the true fair share plays, and so downloads once its buffer is full. A continuous ladder makes the two equal; a coarse one caps the paper's figure whatever the data plane does.",
+        blocks: perRate(
+          agg,
+          bw,
+          (c) =>
+            `${cellText(c?.metrics.percentOfPaperExpected, 1)} / ${cellText(c?.metrics.percentOfLadderExpected, 1)} (rung ${cellText(c?.metrics.ladderExpectedPercent, 1)} %)`,
+        ),
+      });
+    }
     tables.push({
       id: 'rebuffers',
       title: 'Rebuffers in the measured window: count / seconds',

@@ -15,6 +15,7 @@ import { bytesInWindow, FlowSeries, meetTimeS, Summary, summarize, unfairness, W
 import { readWireSeries } from '../testbed/wire-series';
 import { defaultMediaRoot, contentDir, CONTENT_FILE } from '../content/generate';
 import type { ContentInfo } from '../content/content-info';
+import { setRecipe } from '../content/recipe';
 import { MediaKind, mediaFiles, mediaRates } from './media-split';
 import { FlowSpec } from './plan';
 import { PlayerLine, PlayerSummary, summarizePlayer } from './player-summary';
@@ -90,6 +91,8 @@ export interface RunSummary {
   readonly windowProblem: string | null;
   readonly totalBitsPerSec: number | null;
   readonly fairShareBitsPerSec: number | null;
+  /** Nominal bitrates of the content set's video ladder (demo/content/recipe.ts), for BW-x's expected share (expected-share.ts). */
+  readonly videoLadderBps?: readonly number[];
   /** Total ÷ bottleneck rate. */
   readonly utilization: number | null;
   readonly flows: readonly FlowResult[];
@@ -406,6 +409,7 @@ export function summarizeRun(data: RunData): RunSummary {
     windowProblem: problem,
     totalBitsPerSec: total,
     fairShareBitsPerSec: fair,
+    videoLadderBps: setRecipe(record.settings.contentSet).ladder.map((r) => r.bandwidth),
     utilization: total === null ? null : total / record.spec.condition.rateBitsPerSec,
     flows,
     unfairnessAll: flows.length >= 2 ? unfairness(flows.map((f) => f.bitsPerSec)) : null,

@@ -171,3 +171,17 @@ describe('ensureContent skips what is done', () => {
     expect(more[0]).toMatch(/it is 600 s long, 1500 s requested/);
   });
 });
+
+describe('the bwx content set', () => {
+  const r = setRecipe('bwx');
+
+  it('keeps the demo rungs and fills 0.7-1.5 Mbit/s in steps of at most 0.15 Mbit/s', () => {
+    const rates = r.ladder.map((x) => x.bandwidth);
+    for (const rung of VIDEO_LADDER) expect(rates).toContain(rung.bandwidth);
+    expect([...rates].sort((a, b) => a - b)).toEqual(rates);
+    const mid = rates.filter((b) => b >= 700_000 && b <= 1_500_000);
+    for (let i = 1; i < mid.length; i++) expect(mid[i]! - mid[i - 1]!).toBeLessThanOrEqual(150_000);
+    for (let i = 1; i < r.ladder.length; i++) expect(r.ladder[i]!.width).toBeGreaterThanOrEqual(r.ladder[i - 1]!.width);
+    expect(r.defaultDurationSec).toBe(600);
+  });
+});

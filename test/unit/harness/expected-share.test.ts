@@ -1,0 +1,77 @@
+// Unit tests of a BW-x player's expected fair share (paper §V-C, Fig. 11;
+// demo/harness/expected-share.ts) and of the report table built on it: the
+// paper's min(100 %, x), the ladder's highest rung at or under it, and a run
+// summary's video bytes measured against both.
+
+import { aggregate, cellOf } from '../../../demo/harness/aggregate';
+import { bwPercentOf, expectedShare } from '../../../demo/harness/expected-share';
+import { summaryTables } from '../../../demo/harness/report-tables';
+import { summarizeRun } from '../../../demo/harness/run-summary';
+import { VIDEO_LADDER } from '../../../demo/content/recipe';
+import { runData, testPlan } from './fixtures';
+
+const DEMO = VIDEO_LADDER.map((r) => r.bandwidth);
+
+describe('expected share of a BW-x player', () => {
+  it('reads x from bw-<x> presets only', () => {
+    expect(bwPercentOf('bw-80')).toBe(80);
+    expect(bwPercentOf('bw-120')).toBe(120);
+    expect(bwPercentOf('buffer')).toBeNull();
+    expect(bwPercentOf('dash-default')).toBeNull();
+    expect(bwPercentOf(null)).toBeNull();
+  });
+
+  it("caps the paper's figure at 100 % and takes the ladder's highest rung under it", () => {
+    // 1.43 Mbit/s fair share, BW-80: 1.144 Mbit/s allowed, the demo ladder's 0.7 rung is the highest under it.
+    const e = expectedShare('bw-80', 1.43e6, DEMO)!;
+    expect(e.paperPercent).toBe(80);
+    expect(e.ladderRungBps).toBe(700_000);
+    expect(e.ladderPercent).toBeCloseTo(48.95, 2);
+    // Above 100 % the expectation is the whole fair share; the 1.5 rung fits 1.6 Mbit/s.
+    const over = expectedShare('bw-120', 1.6e6, DEMO)!;
+    expect(over.paperPercent).toBe(100);
+    expect(over.ladderRungBps).toBe(1_500_000);
+  });
+
+  it('falls back to the lowest rung when none fits, and says nothing for other ABRs or without a fair share', () => {
+    expect(expectedShare('bw-50', 0.4e6, DEMO)!.ladderRungBps).toBe(300_000);
+    expect(expectedShare('buffer', 1.5e6, DEMO)).toBeNull();
+    expect(expectedShare('bw-80', null, DEMO)).toBeNull();
+    expect(expectedShare('bw-80', 1.5e6, [])).toBeNull();
+  });
+});
+
+describe('expected share in the summary and the report', () => {
+  const plan = testPlan([{ label: 'sprint/bw-80', mode: 'sprint', abr: 'bw-80' }], 1);
+  const spec = plan.runs.find((r) => r.variant.kind === 'player')!;
+
+  function summaryWithVideo(videoBytes: number, abr: string): ReturnType<typeof summarizeRun> {
+    const data = runData(spec, 1.2);
+    for (const lines of Object.values(data.players)) {
+      const open = lines[0]!;
+      lines[0] = { ...open, abr };
+    }
+    const from = (summarizeRun(data).window as { fromS: number }).fromS;
+    const log = [{ url: '/media/test/unchunked/rep-1.mp4', bytes: videoBytes, start: (from + 1) * 1000, end: (from + 2) * 1000 }];
+    return summarizeRun({ ...data, origins: { '8001': log }, mediaFiles: new Map([['rep-1.mp4', 'video' as const]]) });
+  }
+
+  it("measures the video bytes against the paper's and the ladder's expectation", () => {
+    const s = summaryWithVideo(4_000_000, 'bw-80');
+    expect(s.videoLadderBps).toEqual(DEMO);
+    const agg = aggregate([s]);
+    const cell = cellOf(agg, '3mbit-256kb', 'sprint/bw-80')!;
+    const videoOnly = s.flows.find((f) => f.role === 'player')!.videoOnlyPercentOfFairShare!;
+    const e = expectedShare('bw-80', s.fairShareBitsPerSec, DEMO)!;
+    expect(cell.metrics.percentOfPaperExpected!.median).toBeCloseTo((100 * videoOnly) / 80, 6);
+    expect(cell.metrics.percentOfLadderExpected!.median).toBeCloseTo((100 * videoOnly) / e.ladderPercent, 6);
+    const table = summaryTables(agg).find((t) => t.id === 'expected-share')!;
+    expect(table.blocks[0]!.rows[0]!.cells[1]).toMatch(/^\d+\.\d \/ \d+\.\d \(rung \d+\.\d %\)$/);
+  });
+
+  it('has no expected-share table when no player runs a BW-x rule', () => {
+    const agg = aggregate([summaryWithVideo(4_000_000, 'buffer')]);
+    expect(cellOf(agg, '3mbit-256kb', 'sprint/bw-80')!.metrics.percentOfPaperExpected).toBeUndefined();
+    expect(summaryTables(agg).some((t) => t.id === 'expected-share')).toBe(false);
+  });
+});
