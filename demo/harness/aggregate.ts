@@ -127,7 +127,7 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
   const videoOnly = flow?.videoOnlyPercentOfFairShare ?? null;
   return {
     percentOfFairShare: flow ? flow.percentOfFairShare : null,
-    videoOnlyPercentOfFairShare: flow?.videoOnlyPercentOfFairShare ?? null,
+    videoOnlyPercentOfFairShare: videoOnly,
     bulkPercentOfFairShare: mean(bulk.map((b) => b.percentOfFairShare)),
     bitrateBps: player?.bitrateMedianBps ?? null,
     bitratePercentOfFairShare:

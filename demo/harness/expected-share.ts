@@ -10,11 +10,7 @@
 // one whose estimate is lower (stock's downward spiral) falls short of it.
 // Pure.
 
-/** x of a `bw-<x>` ABR preset, or null for any other preset. */
-export function bwPercentOf(abr: string | null | undefined): number | null {
-  const m = /^bw-(\d{1,4})$/.exec(abr ?? '');
-  return m ? Number(m[1]) : null;
-}
+import { bwPercentOf } from '../../src/abr/bw-preset';
 
 export interface ExpectedShare {
   /** min(100, x): the paper's expected fair share, % of the fair share. */

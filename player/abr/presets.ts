@@ -20,16 +20,15 @@ import type { MediaPlayerClass, MediaPlayerSettingClass } from 'dashjs';
 import { bufferBasedRuleFactory, BUFFER_RULE_NAME } from './buffer-based-rule';
 import { bwRuleFactory, bwRuleName, type WireEstimate } from './bw-x-rule';
 import type { DashjsForRules } from './rule-types';
+import { bwPercentOf } from '../../src/abr/bw-preset';
 
 export type AbrPreset = 'dash-default' | 'buffer' | `bw-${number}`;
 
 export function parseAbrPreset(value: unknown): AbrPreset {
   if (value === undefined || value === null || value === '' || value === 'dash-default') return 'dash-default';
   if (value === 'buffer') return 'buffer';
-  if (typeof value === 'string') {
-    const m = /^bw-(\d{1,4})$/.exec(value);
-    if (m && Number(m[1]) > 0 && Number(m[1]) <= 1000) return value as AbrPreset;
-  }
+  const percent = bwPercentOf(value);
+  if (percent !== null && percent > 0 && percent <= 1000) return value as AbrPreset;
   throw new RangeError(`Sprint: unknown ABR preset ${JSON.stringify(value)}; expected dash-default, buffer or bw-<percent>`);
 }
 
@@ -82,7 +81,7 @@ export function applyAbrPreset(
   if (preset === 'buffer') {
     dash.addABRCustomRule('qualitySwitchRules', BUFFER_RULE_NAME, bufferBasedRuleFactory(d) as object);
   } else {
-    const percent = Number(preset.slice(3));
+    const percent = bwPercentOf(preset) as number;
     dash.addABRCustomRule('qualitySwitchRules', bwRuleName(percent), bwRuleFactory(d, percent, wireEstimate) as object);
   }
 }

@@ -4,7 +4,8 @@
 // summary's video bytes measured against both.
 
 import { aggregate, cellOf } from '../../../demo/harness/aggregate';
-import { bwPercentOf, expectedShare } from '../../../demo/harness/expected-share';
+import { expectedShare } from '../../../demo/harness/expected-share';
+import { bwPercentOf } from '../../../src/abr/bw-preset';
 import { summaryTables } from '../../../demo/harness/report-tables';
 import { summarizeRun } from '../../../demo/harness/run-summary';
 import { VIDEO_LADDER } from '../../../demo/content/recipe';
@@ -19,6 +20,8 @@ describe('expected share of a BW-x player', () => {
     expect(bwPercentOf('buffer')).toBeNull();
     expect(bwPercentOf('dash-default')).toBeNull();
     expect(bwPercentOf(null)).toBeNull();
+    expect(bwPercentOf(80)).toBeNull();
+    expect(bwPercentOf('bw-12345')).toBeNull();
   });
 
   it("caps the paper's figure at 100 % and takes the ladder's highest rung under it", () => {
