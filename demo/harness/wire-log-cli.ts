@@ -20,6 +20,7 @@ import {
   parseWireLine,
   PlannedTransfer,
   plannedTransfers,
+  playerTransfers,
   TRAIN_IDLE_FLAG_SHARE,
   TrainOnWire,
   trainsOnWire,
@@ -53,8 +54,11 @@ overlaps it. RUN_DIR pairs origin-<port>.log with player-<port>.jsonl.
 Columns: MB = body bytes the origin sent; range MB = what the Range headers
 asked for (a cancelled expanded request sends less than it asked for).
 Trains (with the player's log): pipelined = requests after the first that
-arrived before the train's previous response ended; idle = time inside the
-train no response of it was being written; IDLE flags trains idle over 5 %.
+arrived before the origin had written the train's previous response (a lower
+bound: written bytes may still be in socket buffers); issued while arriving =
+the player's own transfers after the first that it issued while an earlier
+one was still arriving; idle = time inside the train no response of it was
+being written; IDLE flags trains idle over 5 %.
 `;
 
 interface LogPair {
@@ -165,6 +169,7 @@ function trainTable(trains: readonly TrainOnWire[], t0: number): string[] {
     'connections',
     'requests',
     'pipelined',
+    'issued while arriving',
     'idle s',
     'idle %',
     'MB on the wire',
@@ -185,6 +190,9 @@ function trainTable(trains: readonly TrainOnWire[], t0: number): string[] {
       w.conns.join(' ') || '–',
       String(w.requests),
       w.arrivalsKnown ? `${w.pipelined}${w.requests > 1 ? ` (${Math.round((100 * w.pipelined) / (w.requests - 1))} %)` : ''}` : 'n/a',
+      w.playerRequests === null || w.playerPipelined === null || w.playerRequests === 0
+        ? '–'
+        : `${w.playerPipelined} of ${Math.max(0, w.playerRequests - 1)}${w.playerRequests > 1 ? ` (${Math.round((100 * w.playerPipelined) / (w.playerRequests - 1))} %)` : ''}`,
       w.idleMs !== null ? (w.idleMs / 1000).toFixed(1) : '–',
       w.idleShare !== null ? (100 * w.idleShare).toFixed(1) : '–',
       mb(w.bytes),
@@ -195,7 +203,9 @@ function trainTable(trains: readonly TrainOnWire[], t0: number): string[] {
   const flagged = trains.filter(trainIdleFlagged).length;
   return [
     '  Sprint trains (player log) and the video requests the origin saw while each ran; the last train may still have been open when the run ended.',
-    "  pipelined: requests after the first that arrived before the train's previous response ended (share of those); idle: time inside the train",
+    "  pipelined: requests after the first that arrived before the origin had written the train's previous response (share of those; a lower bound:",
+    "  the last bytes written may still be in socket buffers and on the link); issued while arriving: the player's transfers after the first that it",
+    '  issued while an earlier one of the train was still arriving (its log, its clock); idle: time inside the train',
     `  no response of it was being written (gaps between one response's end and the next one's start); IDLE: over ${100 * TRAIN_IDLE_FLAG_SHARE} % of the train's time.`,
     ...aligned([header, ...body]),
     `  ${flagged} of ${trains.length} trains idle over ${100 * TRAIN_IDLE_FLAG_SHARE} % of their time on the wire.`,
@@ -266,7 +276,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
           return { burst: b, type, planned: matchPlanned(b, planned, lastEnd, type) };
         })
         .filter((r) => onlyType === null || r.type === onlyType);
-      const trains = onlyType === 'audio' ? [] : trainsOnWire(requests, planned, types, lastEnd);
+      const trains = onlyType === 'audio' ? [] : trainsOnWire(requests, planned, types, lastEnd, playerTransfers(playerLines));
       if (json) io.stdout.write(`${JSON.stringify({ accessLog: pair.accessLog, playerLog: pair.playerLog, trains, bursts: rows })}\n`);
       else io.stdout.write(`${describe(pair, requests, rows, trains).join('\n')}\n`);
     }

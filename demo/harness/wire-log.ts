@@ -275,6 +275,55 @@ export function matchPlanned(
   return best;
 }
 
+/** One of the player's own transfers (player log `transfer` records), on the player's clock. */
+export interface PlayerTransfer {
+  readonly via: string;
+  /** From the player's `segment` records that name the transfer; null when none does. */
+  readonly mediaType: string | null;
+  /** When the player issued the request. */
+  readonly startMs: number;
+  /** When its last byte arrived (or it was cancelled or failed); null if the log ended first. */
+  readonly endMs: number | null;
+}
+
+/** The player's transfers from its log's lines (the last record of each id wins). */
+export function playerTransfers(lines: readonly Record<string, unknown>[]): PlayerTransfer[] {
+  const typeOf = new Map<number, string>();
+  const byId = new Map<number, Record<string, unknown>>();
+  for (const l of lines) {
+    const id = num(l['kind'] === 'segment' ? l['transferId'] : l['id']);
+    if (id === null) continue;
+    const type = str(l['mediaType']);
+    if (l['kind'] === 'segment' && type !== null) typeOf.set(id, type);
+    if (l['kind'] === 'transfer') byId.set(id, l);
+  }
+  const out: PlayerTransfer[] = [];
+  for (const [id, t] of byId) {
+    const startMs = num(t['startMs']);
+    if (startMs === null) continue;
+    out.push({ via: str(t['via']) ?? '?', mediaType: typeOf.get(id) ?? null, startMs, endMs: num(t['endMs']) });
+  }
+  return out.sort((a, b) => a.startMs - b.startMs);
+}
+
+/**
+ * Of transfers in issue order, those after the first that the player issued
+ * while an earlier one was still arriving: its outstanding window had not
+ * dropped to zero. The player's side of pipelining (§IV-B1), which socket
+ * buffers cannot hide: the origin counts a response as ended when its last
+ * byte went to the kernel, while the bytes may still be on the link.
+ */
+export function issuedWhileArriving(transfers: readonly Pick<PlayerTransfer, 'startMs' | 'endMs'>[]): number {
+  const sorted = [...transfers].sort((a, b) => a.startMs - b.startMs);
+  let arrivingUntil = -Infinity;
+  let count = 0;
+  sorted.forEach((t, i) => {
+    if (i > 0 && t.startMs < arrivingUntil) count += 1;
+    arrivingUntil = Math.max(arrivingUntil, t.endMs ?? Infinity);
+  });
+  return count;
+}
+
 /** One Sprint train as the origin saw it: the video requests that arrived while it ran. */
 export interface TrainOnWire {
   readonly train: PlannedTransfer;
@@ -284,9 +333,10 @@ export interface TrainOnWire {
   readonly bytes: number;
   /**
    * Requests after the train's first that arrived before the response ahead
-   * of them in the train ended (on one pipelined connection: the previous
-   * response on it; with a train spread over parallel connections, fetch on
-   * HTTP/1.1: the train's previous request in arrival order).
+   * of them ended: the previous media request (video or the audio the train
+   * carried) in arrival order on the train's connections (on one pipelined
+   * connection: the previous response on it; with a train spread over
+   * parallel connections, fetch on HTTP/1.1: the previous on any of them).
    */
   readonly pipelined: number;
   /** Whether the log had arrival times (false: nginx, and `pipelined` is 0). */
@@ -294,13 +344,18 @@ export interface TrainOnWire {
   readonly fromMs: number | null;
   readonly toMs: number | null;
   /**
-   * Idle time inside the train on the wire, ms: from its first response's
-   * start to its last one's end, the time no response of the train was being
+   * Idle time inside the train on the wire, ms: from its first video
+   * response's start to its last one's end, the time no media response on
+   * the train's connections (its video, and audio it carried) was being
    * written (see `idleInside`). Null without requests.
    */
   readonly idleMs: number | null;
   /** idleMs over the train's time on the wire (toMs − fromMs); null without requests or time. */
   readonly idleShare: number | null;
+  /** The train's video transfers in the player's log (null without the player's transfers). */
+  readonly playerRequests: number | null;
+  /** Of those after the first, the ones issued while an earlier one was still arriving (`issuedWhileArriving`). */
+  readonly playerPipelined: number | null;
 }
 
 /**
@@ -344,9 +399,11 @@ export function trainsOnWire(
   planned: readonly PlannedTransfer[],
   types: ReadonlyMap<string, string>,
   openUntilMs: number,
+  transfers: readonly PlayerTransfer[] | null = null,
 ): TrainOnWire[] {
-  const video = requests
-    .filter((r) => isMediaUrl(r.url) && !isProbe(r) && types.get(fileOf(r.url)) === 'video')
+  const media = requests.filter((r) => isMediaUrl(r.url) && !isProbe(r));
+  const video = media
+    .filter((r) => types.get(fileOf(r.url)) === 'video')
     .sort((a, b) => (a.arrivalMs ?? a.startMs) - (b.arrivalMs ?? b.startMs));
   return planned
     .filter((p) => p.request === null)
@@ -356,13 +413,24 @@ export function trainsOnWire(
         const at = r.arrivalMs ?? r.startMs;
         return at >= train.fromMs && at <= until;
       });
+      // The response ahead of a request, and idle time on the wire, count every media response on the
+      // train's connections: audio carried in the train (player/sprint puts it on the train's connection)
+      // is as much ahead of the next video request, and fills the link as much, as video.
+      const conns = new Set(mine.map((r) => r.conn));
+      const first = Math.min(...mine.map((r) => r.startMs));
+      const last = Math.max(...mine.map((r) => r.endMs));
+      const onConns = media.filter((r) => conns.has(r.conn) && r.endMs > first && r.startMs < last);
+      const byArrival = [...onConns].sort((a, b) => (a.arrivalMs ?? a.startMs) - (b.arrivalMs ?? b.startMs));
       let pipelined = 0;
-      for (let i = 1; i < mine.length; i += 1) {
-        const r = mine[i] as WireRequest;
-        const prev = mine[i - 1] as WireRequest;
-        if (r.arrivalMs !== null && r.arrivalMs < prev.endMs) pipelined += 1;
+      for (const r of mine.slice(1)) {
+        const ahead = byArrival[byArrival.indexOf(r) - 1];
+        if (r.arrivalMs !== null && ahead !== undefined && r.arrivalMs < ahead.endMs) pipelined += 1;
       }
-      const { spanMs, idleMs } = idleInside(mine);
+      const { spanMs, idleMs } = idleInside(onConns.map((r) => ({ startMs: Math.max(r.startMs, first), endMs: Math.min(r.endMs, last) })));
+      const own =
+        transfers === null
+          ? null
+          : transfers.filter((t) => t.via === 'sprint' && t.mediaType === 'video' && t.startMs >= train.fromMs && t.startMs <= until);
       return {
         train,
         conns: [...new Set(mine.map((r) => r.conn))],
@@ -374,6 +442,8 @@ export function trainsOnWire(
         toMs: mine.length > 0 ? Math.max(...mine.map((r) => r.endMs)) : null,
         idleMs: mine.length > 0 ? idleMs : null,
         idleShare: spanMs > 0 ? idleMs / spanMs : null,
+        playerRequests: own === null ? null : own.length,
+        playerPipelined: own === null ? null : issuedWhileArriving(own),
       };
     });
 }

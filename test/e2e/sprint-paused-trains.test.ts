@@ -14,7 +14,9 @@
  * log across connections — every request of a train after the first
  * arrives before the train's previous response ends, and the time inside
  * the train during which no response of it is being written stays under 5 %
- * (demo/harness/wire-log.ts, the same measure `sprint wire` reports).
+ * (demo/harness/wire-log.ts, the same measure `sprint wire` reports), and on
+ * the player's own clock each request after a train's first was issued
+ * while an earlier one was still arriving.
  * Measured with a window of requests fixed when the train starts: 15 % and
  * 32 % idle; with the byte window, 2-9 % (the bandwidth estimate read
  * 2.2 of 4 Mbit/s: each parallel response saw a share of the link); with the
@@ -22,7 +24,7 @@
  * sampleBandwidth), 3.9 Mbit/s and 0.1-0.8 %. SPRINT_DEBUG_TRAINS=1 prints every
  * train and request.
  */
-import { parseWireLine, plannedTransfers, trainsOnWire, type WireRequest } from '../../demo/harness/wire-log';
+import { parseWireLine, plannedTransfers, playerTransfers, trainsOnWire, type WireRequest } from '../../demo/harness/wire-log';
 import { demoUrl, mediaRecords, startStack, waitForPlayback, type Stack } from './support/playback';
 
 describe('trains at a full buffer, small segments, 600 ms RTT', () => {
@@ -52,11 +54,17 @@ describe('trains at a full buffer, small segments, 600 ms RTT', () => {
     const planned = plannedTransfers(
       s.trains.filter((t) => t.mediaType === 'video' && t.endMs !== null).map((t) => ({ kind: 'train', ...t })),
     );
-    const trains = trainsOnWire(requests, planned, types, lastEnd).filter((w) => w.requests >= 3);
+    const transfers = playerTransfers([
+      ...s.transfers.map((t) => ({ ...t, kind: 'transfer' })),
+      ...s.segments.map((x) => ({ ...x, kind: 'segment' })),
+    ]);
+    const trains = trainsOnWire(requests, planned, types, lastEnd, transfers).filter((w) => w.requests >= 3);
     const summary = trains.map((w) => ({
       train: w.train.label,
       requests: w.requests,
       pipelined: w.pipelined,
+      playerRequests: w.playerRequests,
+      issuedWhileArriving: w.playerPipelined,
       idlePercent: w.idleShare === null ? null : Math.round(1000 * w.idleShare) / 10,
       secs: w.fromMs !== null && w.toMs !== null ? (w.toMs - w.fromMs) / 1000 : null,
     }));
@@ -79,6 +87,11 @@ describe('trains at a full buffer, small segments, 600 ms RTT', () => {
     for (const w of trains) {
       // Every request after the train's first arrived before the response ahead of it ended.
       expect({ train: w.train.label, notPipelined: w.requests - 1 - w.pipelined }).toEqual({ train: w.train.label, notPipelined: 0 });
+      // The player issued each of the train's requests after the first while an earlier one was still arriving.
+      expect({ train: w.train.label, issuedWithNothingArriving: (w.playerRequests ?? 0) - 1 - (w.playerPipelined ?? 0) }).toEqual({
+        train: w.train.label,
+        issuedWithNothingArriving: 0,
+      });
       // The wire idles less than 5 % of the train's time.
       expect({ train: w.train.label, idleUnder5Percent: (w.idleShare ?? 1) < 0.05 }).toEqual({
         train: w.train.label,

@@ -18,6 +18,8 @@ import {
   plannedTransfers,
   rangeBytes,
   trainsOnWire,
+  issuedWhileArriving,
+  playerTransfers,
   type TrainOnWire,
   type WireRequest,
 } from '../../../demo/harness/wire-log';
@@ -228,8 +230,8 @@ describe('sprint wire', () => {
     expect(await main([dir], c.io)).toBe(0);
     expect(c.out()).toContain('3 requests (0.00 MB) on 1 connection(s), 1 pipelined');
     expect(c.out()).toMatch(/2 +1 +0\.00 .*train #1/);
-    // The train's row: 2 requests, 1 pipelined (100 %), no idle time (the second response started before the first ended).
-    expect(c.out()).toMatch(/train #1 .* 2 +1 \(100 %\) +0\.0 +0\.0 /);
+    // The train's row: 2 requests, 1 pipelined (100 %), no transfers in this player log, no idle time (the second response started before the first ended).
+    expect(c.out()).toMatch(/train #1 .* 2 +1 \(100 %\) +– +0\.0 +0\.0 /);
     expect(c.out()).toContain('0 of 1 trains idle over 5 %');
     const j = captureIo();
     expect(await main([dir, '--json', '--type', 'video'], j.io)).toBe(0);
@@ -330,6 +332,67 @@ describe('trains on the wire', () => {
     const [e] = trainsOnWire(edge, planned, new Map([['rep-1.mp4', 'video']]), 5000);
     expect([e?.pipelined, e?.idleMs, e?.idleShare]).toEqual([1, 100, 0.05]);
     expect(trainIdleFlagged(e as TrainOnWire)).toBe(false);
+  });
+
+  test("audio carried on the train's connection fills the gap it fills on the wire; audio elsewhere does not", () => {
+    const planned = plannedTransfers([
+      { kind: 'train', id: 1, mediaType: 'video', targetBytes: 300, initialTargetBytes: 300, startMs: 900, endMs: 4100 },
+    ]);
+    const types = new Map([
+      ['rep-1.mp4', 'video'],
+      ['rep-5.mp4', 'audio'],
+    ]);
+    // Video 1000-2000 and 2500-3000 on connection 4; audio 2000-2500 on it, and 2000-2400 on connection 9.
+    const withAudio = parsed(
+      [rec(4, 1000, 2000), rec(4, 1100, 2500, 'rep-5.mp4'), rec(4, 1200, 3000), rec(9, 2000, 2400, 'rep-5.mp4')].map((l, i) =>
+        l.replace(/"start":\d+/, `"start":${[1000, 2000, 2500, 2000][i]}`),
+      ),
+    );
+    const [w] = trainsOnWire(withAudio, planned, types, 5000);
+    expect([w?.requests, w?.idleMs, w?.conns]).toEqual([2, 0, [4]]);
+    const elsewhere = withAudio.filter((r) => r.conn === 9 || r.url.endsWith('rep-1.mp4'));
+    const [e] = trainsOnWire(elsewhere, planned, types, 5000);
+    expect([e?.requests, e?.idleMs]).toEqual([2, 500]);
+  });
+
+  test("the player's side: transfers issued while an earlier one of the train was still arriving", () => {
+    // 1: 1000-2000; 2 issued at 1500 (1 arriving); 3 at 2500 (2 ends 2600); 4 at 3000 (nothing arriving); 5 never ended.
+    expect(
+      issuedWhileArriving([
+        { startMs: 2500, endMs: 3000 },
+        { startMs: 1000, endMs: 2000 },
+        { startMs: 1500, endMs: 2600 },
+        { startMs: 3000, endMs: null },
+        { startMs: 3100, endMs: 3200 },
+      ]),
+    ).toBe(3);
+    expect(issuedWhileArriving([])).toBe(0);
+    // From a player log: only the train's video transfers on Sprint's sockets count.
+    const lines = [
+      { kind: 'train', id: 1, mediaType: 'video', targetBytes: 300, initialTargetBytes: 300, startMs: 900, endMs: 4100 },
+      { kind: 'transfer', id: 1, via: 'sprint', startMs: 1000, endMs: 2000 },
+      { kind: 'transfer', id: 2, via: 'sprint', startMs: 1500, endMs: 3000 },
+      { kind: 'transfer', id: 3, via: 'sprint', startMs: 3500, endMs: 4000 },
+      { kind: 'transfer', id: 4, via: 'stock', startMs: 1200, endMs: 3600 },
+      { kind: 'transfer', id: 5, via: 'sprint', startMs: 3300, endMs: 3400 },
+      { kind: 'segment', mediaType: 'video', transferId: 1 },
+      { kind: 'segment', mediaType: 'video', transferId: 2 },
+      { kind: 'segment', mediaType: 'video', transferId: 3 },
+      { kind: 'segment', mediaType: 'audio', transferId: 4 },
+      { kind: 'segment', mediaType: 'audio', transferId: 5 },
+    ];
+    const transfers = playerTransfers(lines);
+    expect(transfers.map((t) => [t.via, t.mediaType, t.startMs])).toEqual([
+      ['sprint', 'video', 1000],
+      ['stock', 'audio', 1200],
+      ['sprint', 'video', 1500],
+      ['sprint', 'audio', 3300],
+      ['sprint', 'video', 3500],
+    ]);
+    const [w] = trainsOnWire(parsed([rec(4, 1000, 2000)]), plannedTransfers(lines), new Map([['rep-1.mp4', 'video']]), 5000, transfers);
+    expect([w?.playerRequests, w?.playerPipelined]).toEqual([3, 1]);
+    const [none] = trainsOnWire(parsed([rec(4, 1000, 2000)]), plannedTransfers(lines), new Map([['rep-1.mp4', 'video']]), 5000);
+    expect([none?.playerRequests, none?.playerPipelined]).toEqual([null, null]);
   });
 
   test('idleInside: on parallel connections a gap counts only when no response was being written', () => {
