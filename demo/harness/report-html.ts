@@ -9,6 +9,7 @@
 import type { Aggregate } from './aggregate';
 import { cellOf } from './aggregate';
 import { bytesLabel, cellText, escapeHtml, mbit, rateLabel, stallLabel } from './format';
+import { trainLabel } from './train-figures';
 import type { AbManifest } from './manifest';
 import { problemLines, provenanceSentence, ReportGaps, settingsSentence } from './report-md';
 import { byRate, columnTitle, summaryTables, TableModel } from './report-tables';
@@ -247,6 +248,7 @@ function runHead(run: RunSummary): string {
       `${escapeHtml(p.label)}: ${p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps)} Mbit/s, ${stallLabel(p.rebufferCount, p.rebufferS)}, mode ${escapeHtml(p.mode ?? '?')}`,
     );
   }
+  for (const f of run.flows) if (f.trains) bits.push(`${escapeHtml(f.label)} ${escapeHtml(trainLabel(f.trains))}`);
   if (run.window) bits.push(`window ${run.window.durationS.toFixed(0)} s`);
   return bits.join(' · ');
 }

@@ -7,6 +7,7 @@ import { describeSource } from './host-info';
 import { durationLabel, mbit, stallLabel } from './format';
 import type { AbManifest } from './manifest';
 import { summaryTables, TableModel } from './report-tables';
+import { trainLabel } from './train-figures';
 import type { RunSummary } from './run-summary';
 import { formatSchedule } from './schedule';
 import { formatShard } from './shard';
@@ -115,7 +116,16 @@ export function buildSummaryMarkdown(
   out.push('## Runs', '');
   out.push(
     mdTable(
-      ['run', 'status', 'window', 'total Mbit/s', 'flows: % of fair share', 'bitrate Mbit/s', 'stalls in the window'],
+      [
+        'run',
+        'status',
+        'window',
+        'total Mbit/s',
+        'flows: % of fair share',
+        'bitrate Mbit/s',
+        'stalls in the window',
+        'Sprint trains (whole run)',
+      ],
       runs.map((r) => [
         `[${r.dir}](${r.dir}/)`,
         r.status + (r.error ? `: ${r.error}` : ''),
@@ -124,6 +134,7 @@ export function buildSummaryMarkdown(
         r.flows.map((f) => `${f.label} ${f.percentOfFairShare.toFixed(1)}`).join(', ') || '–',
         r.players.map((p) => (p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps))).join(', ') || '–',
         r.players.map((p) => stallLabel(p.rebufferCount, p.rebufferS)).join('; ') || '–',
+        r.flows.flatMap((f) => (f.trains ? [`${f.label}: ${trainLabel(f.trains)}`] : [])).join('; ') || '–',
       ]),
     ),
   );

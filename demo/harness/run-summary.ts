@@ -20,6 +20,7 @@ import { MediaKind, mediaFiles, mediaRates } from './media-split';
 import { FlowSpec } from './plan';
 import { PlayerLine, PlayerSummary, summarizePlayer } from './player-summary';
 import { HostRecord, overloadWarning } from './host-info';
+import { TrainFigures, trainFigures } from './train-figures';
 import { RunRecord, RUN_FORMAT } from './run';
 
 export const RUN_SUMMARY_FILE = 'summary.json';
@@ -43,6 +44,8 @@ export interface FlowResult {
   readonly videoOnlyBitsPerSec?: number | null;
   readonly videoOnlyPercentOfFairShare?: number | null;
   readonly audioBitsPerSec?: number | null;
+  /** A Sprint player's trains over the whole run (train-figures.ts); null or absent otherwise. */
+  readonly trains?: TrainFigures | null;
 }
 
 export interface TcpFigures {
@@ -344,11 +347,13 @@ export function summarizeRun(data: RunData): RunSummary {
       };
       if (f.role !== 'player') return base;
       const log = data.origins?.[f.id] ?? [];
+      const trains = trainFigures(log, data.players[f.id] ?? []);
       const split = data.mediaFiles && log.length > 0 ? mediaRates(log, window, data.mediaFiles) : null;
       if (!split || split.records === 0)
-        return { ...base, videoOnlyBitsPerSec: null, videoOnlyPercentOfFairShare: null, audioBitsPerSec: null };
+        return { ...base, videoOnlyBitsPerSec: null, videoOnlyPercentOfFairShare: null, audioBitsPerSec: null, trains };
       return {
         ...base,
+        trains,
         videoOnlyBitsPerSec: split.videoBitsPerSec,
         videoOnlyPercentOfFairShare: share(split.videoBitsPerSec),
         audioBitsPerSec: split.audioBitsPerSec,

@@ -62,14 +62,17 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
  * null for lines that are not such records or that name no request.
  */
 export function parseWireLine(line: string): WireRequest | null {
-  let r: Record<string, unknown>;
   try {
     const v: unknown = JSON.parse(line);
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
-    r = v as Record<string, unknown>;
+    return wireRequestOf(v as Record<string, unknown>);
   } catch {
     return null;
   }
+}
+
+/** One parsed access-log record as a request; null for records that name no request. */
+export function wireRequestOf(r: Record<string, unknown>): WireRequest | null {
   const conn = num(r['conn']);
   const url = str(r['url']);
   const bytes = num(r['bytes']);
