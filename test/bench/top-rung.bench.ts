@@ -18,11 +18,12 @@
  *       SPRINT_BENCH_SECONDS=60      window per run, s
  *       SPRINT_BENCH_MODES=stock,sprint-x,sprint-fetch
  */
-import { existsSync, readFileSync } from 'fs';
+import { existsSync } from 'fs';
 import { cpus } from 'os';
 import { join } from 'path';
 import { startOrigin } from '../../demo/server/origin';
-import { contentDir, CONTENT_FILE, MARKER_FILE } from '../../demo/content/generate';
+import { contentDir, MARKER_FILE } from '../../demo/content/generate';
+import { setRecipe } from '../../demo/content/recipe';
 import { launchBrowser, type TestBrowser } from '../e2e/support/browser';
 import { stats } from '../e2e/support/playback';
 import { PROC_KINDS, TreeCpu } from './support/proc-cpu';
@@ -33,16 +34,12 @@ const MODES = (process.env.SPRINT_BENCH_MODES ?? 'stock,sprint-x,sprint-fetch').
 
 jest.setTimeout(1_800_000);
 
-interface ContentJson {
-  readonly representations: readonly { readonly contentType: string; readonly bandwidth: number }[];
-}
-
+/** The set's top video rung, bit/s (its recipe's ladder); refuses a set that is not generated. */
 function topRungBps(): number {
   const dir = contentDir(SET);
   if (!existsSync(join(dir, MARKER_FILE)))
     throw new Error(`content set ${SET} is not generated (${dir}): run npx sprint content --set ${SET} first`);
-  const info = JSON.parse(readFileSync(join(dir, CONTENT_FILE), 'utf8')) as ContentJson;
-  return Math.max(...info.representations.filter((r) => r.contentType === 'video').map((r) => r.bandwidth));
+  return Math.max(...setRecipe(SET).ladder.map((r) => r.bandwidth));
 }
 
 test(`top rung of --set ${SET} in headless Chromium`, async () => {
