@@ -422,7 +422,7 @@ export function trainsOnWire(
       const conns = new Set(mine.map((r) => r.conn));
       const first = Math.min(...mine.map((r) => r.startMs));
       const last = Math.max(...mine.map((r) => r.endMs));
-      const onConns = media.filter((r) => conns.has(r.conn) && r.endMs > first && r.startMs < last);
+      const onConns = media.filter((r) => conns.has(r.conn) && r.endMs >= first && r.startMs <= last);
       const byArrival = [...onConns].sort((a, b) => (a.arrivalMs ?? a.startMs) - (b.arrivalMs ?? b.startMs));
       let pipelined = 0;
       for (const r of mine.slice(1)) {
