@@ -61,3 +61,13 @@ export function stallLabel(count: number | null, seconds: number | null): string
   const s = seconds ?? 0;
   return `${head}, ${s >= 10 ? s.toFixed(0) : s.toFixed(1)} s`;
 }
+
+/**
+ * Rows of cells as plain-text lines, each column padded to its widest cell,
+ * columns two spaces apart, each line after `indent` and without trailing
+ * spaces: the CLIs' and benchmarks' tables.
+ */
+export function alignColumns(rows: readonly (readonly string[])[], indent = ''): string[] {
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => `${indent}${r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')}`.trimEnd());
+}

@@ -7,6 +7,7 @@
 
 import { OptionsSpec, parseArgs, UsageError } from '../../src/cli/args';
 import { CliIo, processIo, reportError } from '../../src/cli/io';
+import { alignColumns } from './format';
 import { mergeResults } from './merge';
 import { buildReport } from './report';
 import { summaryTables } from './report-tables';
@@ -64,9 +65,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       io.stdout.write(`${fair.title}\n`);
       for (const b of fair.blocks) {
         if (b.caption) io.stdout.write(`${b.caption}\n`);
-        const rows = [b.header, ...b.rows.map((x) => x.cells)];
-        const widths = b.header.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-        for (const row of rows) io.stdout.write(`  ${row.map((c, i) => c.padEnd(widths[i] as number)).join('  ')}\n`);
+        for (const line of alignColumns([b.header, ...b.rows.map((x) => x.cells)], '  ')) io.stdout.write(`${line}\n`);
       }
     }
     io.stdout.write(`runs: ${r.runs.length} summarized, ${r.missing.length} not made, ${r.unreadable.length} unreadable\n`);

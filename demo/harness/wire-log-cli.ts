@@ -27,6 +27,7 @@ import {
   WireRequest,
 } from './wire-log';
 import { runMain } from '../../src/cli/run-main';
+import { alignColumns } from './format';
 
 const SPEC: OptionsSpec = {
   player: { kind: 'value' },
@@ -129,7 +130,7 @@ function table(rows: readonly BurstRow[], t0: number): string[] {
       b.files.length <= 3 ? b.files.join(' ') : `${b.files.slice(0, 3).join(' ')} +${b.files.length - 3}`,
     ];
   });
-  return aligned([header, ...body]);
+  return alignColumns([header, ...body], '  ');
 }
 
 /** One summary line for a group of bursts (all, or one media type). */
@@ -148,9 +149,9 @@ function summaryLine(label: string, rows: readonly BurstRow[]): string {
   );
 }
 
-function aligned(all: readonly (readonly string[])[]): string[] {
-  const widths = (all[0] ?? []).map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
-  return all.map((r) => `  ${r.map((c, i) => c.padEnd(widths[i] as number)).join('  ')}`.trimEnd());
+/** " (87 %)": `count` as a share of a train's requests after its first; empty for a train of one. */
+function followingShare(count: number, requests: number): string {
+  return requests > 1 ? ` (${Math.round((100 * count) / (requests - 1))} %)` : '';
 }
 
 /** Whether a train idled on the wire for more than TRAIN_IDLE_FLAG_SHARE of its time. */
@@ -189,10 +190,10 @@ function trainTable(trains: readonly TrainOnWire[], t0: number): string[] {
       target,
       w.conns.join(' ') || '–',
       String(w.requests),
-      w.arrivalsKnown ? `${w.pipelined}${w.requests > 1 ? ` (${Math.round((100 * w.pipelined) / (w.requests - 1))} %)` : ''}` : 'n/a',
+      w.arrivalsKnown ? `${w.pipelined}${followingShare(w.pipelined, w.requests)}` : 'n/a',
       w.playerRequests === null || w.playerPipelined === null || w.playerRequests === 0
         ? '–'
-        : `${w.playerPipelined} of ${Math.max(0, w.playerRequests - 1)}${w.playerRequests > 1 ? ` (${Math.round((100 * w.playerPipelined) / (w.playerRequests - 1))} %)` : ''}`,
+        : `${w.playerPipelined} of ${w.playerRequests - 1}${followingShare(w.playerPipelined, w.playerRequests)}`,
       w.idleMs !== null ? (w.idleMs / 1000).toFixed(1) : '–',
       w.idleShare !== null ? (100 * w.idleShare).toFixed(1) : '–',
       mb(w.bytes),
@@ -207,7 +208,7 @@ function trainTable(trains: readonly TrainOnWire[], t0: number): string[] {
     "  the last bytes written may still be in socket buffers and on the link); issued while arriving: the player's transfers after the first that it",
     '  issued while an earlier one of the train was still arriving (its log, its clock); idle: time inside the train',
     `  no response of it was being written (gaps between one response's end and the next one's start); IDLE: over ${100 * TRAIN_IDLE_FLAG_SHARE} % of the train's time.`,
-    ...aligned([header, ...body]),
+    ...alignColumns([header, ...body], '  '),
     `  ${flagged} of ${trains.length} trains idle over ${100 * TRAIN_IDLE_FLAG_SHARE} % of their time on the wire.`,
     '',
   ];

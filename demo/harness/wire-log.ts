@@ -404,29 +404,26 @@ export function trainsOnWire(
   openUntilMs: number,
   transfers: readonly PlayerTransfer[] | null = null,
 ): TrainOnWire[] {
-  const media = requests.filter((r) => isMediaUrl(r.url) && !isProbe(r));
-  const video = media
-    .filter((r) => types.get(fileOf(r.url)) === 'video')
-    .sort((a, b) => (a.arrivalMs ?? a.startMs) - (b.arrivalMs ?? b.startMs));
+  // When a request reached the origin (nginx logs no arrival: when its response started).
+  const arrivedAt = (r: WireRequest): number => r.arrivalMs ?? r.startMs;
+  const media = requests.filter((r) => isMediaUrl(r.url) && !isProbe(r)).sort((a, b) => arrivedAt(a) - arrivedAt(b));
+  const video = media.filter((r) => types.get(fileOf(r.url)) === 'video');
   return planned
     .filter((p) => p.request === null)
     .map((train) => {
       const until = train.toMs ?? openUntilMs;
-      const mine = video.filter((r) => {
-        const at = r.arrivalMs ?? r.startMs;
-        return at >= train.fromMs && at <= until;
-      });
+      const mine = video.filter((r) => arrivedAt(r) >= train.fromMs && arrivedAt(r) <= until);
       // The response ahead of a request, and idle time on the wire, count every media response on the
       // train's connections: audio carried in the train (player/sprint puts it on the train's connection)
       // is as much ahead of the next video request, and fills the link as much, as video.
       const conns = new Set(mine.map((r) => r.conn));
       const first = Math.min(...mine.map((r) => r.startMs));
       const last = Math.max(...mine.map((r) => r.endMs));
+      // In arrival order, as `media` is.
       const onConns = media.filter((r) => conns.has(r.conn) && r.endMs >= first && r.startMs <= last);
-      const byArrival = [...onConns].sort((a, b) => (a.arrivalMs ?? a.startMs) - (b.arrivalMs ?? b.startMs));
       let pipelined = 0;
       for (const r of mine.slice(1)) {
-        const ahead = byArrival[byArrival.indexOf(r) - 1];
+        const ahead = onConns[onConns.indexOf(r) - 1];
         if (r.arrivalMs !== null && ahead !== undefined && r.arrivalMs < ahead.endMs) pipelined += 1;
       }
       const { spanMs, idleMs } = idleInside(onConns.map((r) => ({ startMs: Math.max(r.startMs, first), endMs: Math.min(r.endMs, last) })));
@@ -436,13 +433,13 @@ export function trainsOnWire(
           : transfers.filter((t) => t.via === 'sprint' && t.mediaType === 'video' && t.startMs >= train.fromMs && t.startMs <= until);
       return {
         train,
-        conns: [...new Set(mine.map((r) => r.conn))],
+        conns: [...conns],
         requests: mine.length,
         bytes: mine.reduce((s, r) => s + r.bytes, 0),
         pipelined,
         arrivalsKnown: mine.every((r) => r.arrivalMs !== null),
-        fromMs: mine.length > 0 ? Math.min(...mine.map((r) => r.startMs)) : null,
-        toMs: mine.length > 0 ? Math.max(...mine.map((r) => r.endMs)) : null,
+        fromMs: mine.length > 0 ? first : null,
+        toMs: mine.length > 0 ? last : null,
         idleMs: mine.length > 0 ? idleMs : null,
         idleShare: spanMs > 0 ? idleMs / spanMs : null,
         playerRequests: own === null ? null : own.length,

@@ -46,6 +46,7 @@ import { buildArtifacts, launchExtBrowser, runWebpack, ROOT, type Artifacts } fr
 import { launchBrowser, type TestBrowser } from '../e2e/support/browser';
 import { stats } from '../e2e/support/playback';
 import { PROC_KINDS, TreeCpu, type ProcKind } from './support/proc-cpu';
+import { topRungQuery } from './support/bench-page';
 
 const SET = 'test';
 const RATES = (process.env.SPRINT_BENCH_RATES ?? '5,10,25').split(',').map(Number);
@@ -206,10 +207,7 @@ async function runOne(mode: Mode, rateMbit: number, rep: number): Promise<Row> {
       const left = t0 + SECONDS * 1000 - Date.now();
       if (left > 0) await new Promise((res) => setTimeout(res, left));
     } else {
-      const q = new URLSearchParams({ set: SET, layout: 'unchunked', mode: mode === 'sprint-fetch' ? 'sprint' : mode, quality: 'top' });
-      if (mode === 'sprint-fetch') q.set('transport', 'fetch');
-      if (mode === 'sprint') q.set('transport', 'extension');
-      await page.goto(`${origin.url}/?${q.toString()}`);
+      await page.goto(`${origin.url}/?${topRungQuery(SET, mode).toString()}`);
       await new Promise((res) => setTimeout(res, SECONDS * 1000));
       const s = await stats(page);
       note = `mode ${s.mode}${s.estimates.transport ? `/${s.estimates.transport}` : ''}, ${s.playback.videoBitrate === null ? '–' : (s.playback.videoBitrate / 1e6).toFixed(1)} Mbit/s rung, played ${s.playback.currentTimeSec.toFixed(1)} s, buffer ${s.playback.videoBufferSec.toFixed(1)} s${s.playback.errors.length ? `, errors: ${s.playback.errors[0]}` : ''}`;

@@ -27,6 +27,8 @@ import { setRecipe } from '../../demo/content/recipe';
 import { launchBrowser, type TestBrowser } from '../e2e/support/browser';
 import { stats } from '../e2e/support/playback';
 import { PROC_KINDS, TreeCpu } from './support/proc-cpu';
+import { topRungQuery } from './support/bench-page';
+import { alignColumns } from '../../demo/harness/format';
 
 const SET = process.env.SPRINT_BENCH_SET ?? 'eval';
 const SECONDS = Number(process.env.SPRINT_BENCH_SECONDS ?? 60);
@@ -55,12 +57,10 @@ test(`top rung of --set ${SET} in headless Chromium`, async () => {
       const pid = b.browser.process()?.pid;
       if (pid === undefined) throw new Error('no browser PID');
       const page = await b.newPage();
-      const q = new URLSearchParams({ set: SET, layout: 'unchunked', mode: mode === 'sprint-fetch' ? 'sprint' : mode, quality: 'top' });
-      if (mode === 'sprint-fetch') q.set('transport', 'fetch');
       const cpu = new TreeCpu(pid);
       cpu.start();
       const t0 = Date.now();
-      await page.goto(`${origin.url}/?${q.toString()}`);
+      await page.goto(`${origin.url}/?${topRungQuery(SET, mode).toString()}`);
       await new Promise((res) => setTimeout(res, SECONDS * 1000));
       const s = await stats(page);
       const quality = await page.evaluate(() => {
@@ -91,11 +91,10 @@ test(`top rung of --set ${SET} in headless Chromium`, async () => {
       await origin.close();
     }
   }
-  const widths = (rows[0] as string[]).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   console.log(
     [
       `Top rung of --set ${SET} (${(top / 1e6).toFixed(1)} Mbit/s), ${SECONDS} s per mode, loopback paced at ${((2 * top) / 1e6).toFixed(0)} Mbit/s, ${cpus().length} cores:`,
-      ...rows.map((r) => r.map((c, i) => c.padEnd(widths[i] as number)).join('  ')),
+      ...alignColumns(rows),
     ].join('\n'),
   );
 });
