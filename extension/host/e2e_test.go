@@ -187,7 +187,11 @@ func TestOnlyCanonicalAcceptedBytesReachTheWire(t *testing.T) {
 	}
 	hs.mustOK(map[string]any{"op": "close", "conn": open.Conn}, nil)
 	hs.waitFor("closed", func(m hostMsg) bool { return m.Event == "closed" && m.Conn == open.Conn })
-	// The server reads until the host's close reaches it; then the record is complete.
+	// The server reads until the host's close reaches it; then the record is complete. The connection may
+	// still sit in the accept queue, so wait for it to be accepted before closing the listener.
+	if got := srv.waitAccepted(1, 5*time.Second); got != 1 {
+		t.Fatalf("server accepted %d connections, want 1", got)
+	}
 	srv.ln.Close()
 	srv.wg.Wait()
 	if got := string(srv.received(0)); got != canonical {
