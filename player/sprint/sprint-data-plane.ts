@@ -56,6 +56,7 @@
 import { parseRange } from '../../src/sprintx/range-plan';
 import { outstandingBytes } from '../../src/model/outstanding-window';
 import { TrainPolicy } from '../../src/train/train-policy';
+import { RestartReserve } from '../../src/train/restart-reserve';
 import { holdVideoForAudio } from '../../src/train/audio-order';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
@@ -303,13 +304,18 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
    * buffer level dash.js must keep requesting up to, just above what is
    * buffered and in flight plus the next segment, so its schedule loop
    * issues the train's next request past its own target. The train's bytes
-   * bound how far the buffer overflows.
+   * bound how far the buffer overflows. Outside a train, when the restart
+   * reserve asks for more buffer than dash.js's own level: the reserve plus
+   * the next segment, so dash.js resumes once the buffer falls below the
+   * reserve (Sprint's gate, which counts what is in flight, decides the rest).
    */
   private trainBufferTargetSec(type: string): number | null {
     if (type !== TRAIN_MEDIA_TYPE || !this.ctx || this.degraded !== null || this.quotaExceeded) return null;
     const t = this.types.get(type);
-    if (!t || !t.policy.overridesBufferTarget) return null;
-    return this.bufferSec(type) + this.inFlightSec(t) + 2 * this.nextSegmentSec(t);
+    if (!t) return null;
+    if (t.policy.overridesBufferTarget) return this.bufferSec(type) + this.inFlightSec(t) + 2 * this.nextSegmentSec(t);
+    const reserve = this.reserveAboveOwnLevel(type, t);
+    return reserve === null ? null : reserve + this.nextSegmentSec(t);
   }
 
   /** Whether requests of this media type ride Sprint's transport (else dash.js loads them itself). */
@@ -341,6 +347,10 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         awaitingAppendSince: null,
         lastByteMs: 0,
         meter: null,
+        restart: new RestartReserve(),
+        probedTrainId: null,
+        lastBitrate: null,
+        requestTimeoutMs: null,
       };
       this.types.set(type, t);
     }
@@ -378,7 +388,28 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       inFlightSec: this.inFlightSec(t),
       segmentSec: this.nextSegmentSec(t),
       bufferTargetSec: Number.isFinite(target) ? (target as number) : 12,
+      restartReserveSec: this.restartReserveSec(t),
     });
+  }
+
+  /**
+   * Seconds of buffer a resume needs (src/train/restart-reserve.ts): the
+   * next segment, at the bitrate the ABR chose last, at the lowest recent
+   * restart rate, within dash.js's request time limit.
+   */
+  private restartReserveSec(t: TypeState): number {
+    const timeoutSec = t.requestTimeoutMs !== null && t.requestTimeoutMs > 0 ? t.requestTimeoutMs / 1000 : Infinity;
+    return t.restart.reserveSec((t.lastBitrate ?? 0) * this.nextSegmentSec(t), timeoutSec);
+  }
+
+  /** The restart reserve of video when it asks for more buffer than dash.js's own level, else null. */
+  private reserveAboveOwnLevel(type: string, t: TypeState): number | null {
+    const reserve = this.restartReserveSec(t);
+    if (!(reserve > 0)) return null;
+    const target = this.scheduler?.bufferTarget(type);
+    if (target === undefined || !Number.isFinite(target)) return null;
+    const segmentSec = this.nextSegmentSec(t);
+    return reserve > (target as number) - segmentSec ? reserve : null;
   }
 
   /** The loading requests Sprint carries (video, and audio when it rides the train's connection), in the order they were sent. */
@@ -517,6 +548,13 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       this.trainBreak = false;
       this.beginTrain(type, t, at);
     }
+    // The train's first media segment samples the restart after the pause.
+    const restartProbe = inTrain && fr.type === MEDIA_SEGMENT_TYPE && t.train !== null && t.probedTrainId !== t.train.id;
+    if (restartProbe) t.probedTrainId = (t.train as { id: number }).id;
+    if (inTrain && fr.type === MEDIA_SEGMENT_TYPE) {
+      if (bitrate !== null && bitrate > 0) t.lastBitrate = bitrate;
+      if (typeof req.timeout === 'number' && req.timeout > 0) t.requestTimeoutMs = req.timeout;
+    }
     const record: TransferRecord = {
       id: ctx.stats.allocateTransferId(),
       via: 'sprint',
@@ -565,6 +603,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       error: null,
       record,
       train: inTrain ? t.train : null,
+      restartProbe,
     };
     t.queue.push(entry);
     req.customData.abort = () => this.abortEntry(entry);
@@ -594,6 +633,12 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const ctx = this.ctx as DataPlaneContext;
     const m = this.model();
     const snap = t.policy.begin(m.chunkBytes, at);
+    const resumeBufferSec = this.bufferSec(type);
+    const reserve = this.reserveAboveOwnLevel(type, t);
+    const target = this.scheduler?.bufferTarget(type);
+    // Resumed where dash.js alone would still have paused: the reserve brought it forward.
+    if (reserve !== null && target !== undefined && resumeBufferSec + this.nextSegmentSec(t) >= target)
+      ctx.stats.count('sprint.reserveResumes');
     t.train = {
       id: snap.id,
       mediaType: type,
@@ -610,6 +655,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       rttEstimateSec: this.estimates.rttSec(),
       bandwidthEstimateBitsPerSec: this.estimates.bandwidthBitsPerSec(),
       rttSamplesSec: [],
+      resumeBufferSec: Number.isFinite(resumeBufferSec) ? resumeBufferSec : null,
+      restartReserveSec: this.restartReserveSec(t),
     };
     ctx.stats.trains.push(t.train);
     ctx.stats.count('sprint.trains');
@@ -683,6 +730,10 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const wireSec = (endMs - wireStart) / 1000;
     if (wireSec > 0 && entry.bytes > 0) entry.record.throughputBitsPerSec = (entry.bytes * 8) / wireSec;
     this.sampleBandwidth(w, entry, endMs);
+    if (entry.restartProbe && entry.status < 300) {
+      t.restart.record({ bytes: entry.bytes, seconds: (endMs - entry.sentMs) / 1000 });
+      if (this.ctx) this.ctx.stats.estimates.restartBitsPerSec = t.restart.rateBitsPerSec();
+    }
     if (entry.train) entry.train.completedBytes += entry.bytes;
     this.policyCompleted(t, entry, entry.bytes, atMs);
     this.closeTrainIfDone(t, atMs);

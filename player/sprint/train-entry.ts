@@ -6,6 +6,7 @@
  * the bandwidth meter). sprint-data-plane.ts drives them; segment-handoff.ts
  * hands a finished entry to dash.js.
  */
+import type { RestartReserve } from '../../src/train/restart-reserve';
 import type { TrainPolicy } from '../../src/train/train-policy';
 import type { LoaderRequest, LoaderResponse, WireTiming } from '../dash/loader-types';
 import type { TrainRecord, TransferRecord } from '../stats/types';
@@ -47,6 +48,8 @@ export interface Entry {
   error: string | null;
   record: TransferRecord;
   train: TrainRecord | null;
+  /** The first media segment of its train: its rate samples the restart after a pause. */
+  restartProbe: boolean;
 }
 
 export interface TypeState {
@@ -62,4 +65,12 @@ export interface TypeState {
    * each see a share of the link; their sum over the busy time is the link's.
    */
   meter: { fromMs: number; bytes: number } | null;
+  /** Restart samples and the reserve they ask for (src/train/restart-reserve.ts). */
+  restart: RestartReserve;
+  /** The train whose first media segment has been issued (its restart probe). */
+  probedTrainId: number | null;
+  /** Nominal bitrate of the last media segment requested (the ABR's latest choice), bit/s. */
+  lastBitrate: number | null;
+  /** dash.js's request time limit on the last media segment requested, ms. */
+  requestTimeoutMs: number | null;
 }

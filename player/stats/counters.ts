@@ -7,6 +7,8 @@ export const COUNTERS = {
   rescues: 'segments that could not arrive and were asked again one rung or more lower (player/abr/rescue.ts)',
 
   'sprint.trains': 'trains begun (each time downloading resumed)',
+  'sprint.reserveResumes':
+    "trains begun above the player's own resume level because the restart reserve asked for more buffer (src/train/restart-reserve.ts)",
   'sprint.timeouts': "requests cancelled at dash.js's fragment request timeout (failed back as timed out: the segment rescue steps down)",
   'sprint.audioOnTrain': "audio segments carried on the train's connection (sprintAudio 'train')",
   'sprint.audioHolds': 'times a video request waited for audio to ask for its next segment (presentation order on one connection)',

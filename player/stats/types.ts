@@ -84,6 +84,14 @@ export interface TrainRecord {
   bandwidthEstimateBitsPerSec: number | null;
   /** RTT of the train's connection from TCP_INFO, once a second while the train ran (extension transport). */
   rttSamplesSec: number[];
+  /** Video buffered ahead of playback when the train began, seconds. */
+  resumeBufferSec: number | null;
+  /**
+   * The restart reserve in force when the train began, seconds (0: none yet):
+   * downloading resumes once the buffer falls below it even above the
+   * player's own level (src/train/restart-reserve.ts).
+   */
+  restartReserveSec: number;
 }
 
 /**
@@ -199,6 +207,8 @@ export interface EstimateStats {
   outstandingWindow?: number | null;
   /** Sprint: how the train's requests travel (`extension`, `fetch`). */
   transport?: string | null;
+  /** Sprint: the lowest recent restart rate, bit/s — the first segment of a train after a pause (src/train/restart-reserve.ts). */
+  restartBitsPerSec?: number | null;
 }
 
 export interface SprintStats {

@@ -17,7 +17,9 @@
  *    request completes.
  *  - The minimum train is enforced each time downloading resumes, even if
  *    the buffer then exceeds the player's target by up to one train; outside
- *    a train, requests follow the player's own buffer target. With
+ *    a train, requests follow the player's own buffer target, or the restart
+ *    reserve when it is larger (src/train/restart-reserve.ts: a resume after
+ *    a long pause restarts from the initial window). With
  *    `minimumTrain: false` (the paper's "Sprint without MPT", Fig. 11) trains
  *    still pipeline but stop at the player's buffer target.
  *
@@ -65,6 +67,13 @@ export interface IssueContext {
   segmentSec: number;
   /** The player's buffer target, seconds. */
   bufferTargetSec: number;
+  /**
+   * The restart reserve (src/train/restart-reserve.ts): seconds of buffer
+   * below which downloading goes on even where the player's target would
+   * pause it, so a resume from the initial window cannot drain the buffer.
+   * 0 or absent: the player's target alone.
+   */
+  restartReserveSec?: number;
 }
 
 export class TrainPolicy {
@@ -151,7 +160,7 @@ export class TrainPolicy {
    * (in bytes, on the live outstanding state: `mayIssueRequest`); within it,
    * while the train is unspent (even past the buffer target, by at most one
    * train, unless the minimum train is off), or while the buffer plus what is
-   * in flight stays below the target.
+   * in flight stays below the request level (`requestLevelSec`).
    */
   mayIssue(c: IssueContext): boolean {
     const window = {
@@ -161,6 +170,16 @@ export class TrainPolicy {
     };
     if (!mayIssueRequest(window, Math.max(c.fairBdpBytes, 1), this.maxOutstanding)) return false;
     if (this.overridesBufferTarget) return true;
-    return c.bufferSec + c.inFlightSec + c.segmentSec < c.bufferTargetSec;
+    return c.bufferSec + c.inFlightSec < requestLevelSec(c);
   }
+}
+
+/**
+ * The buffer level (seconds, counting media in flight) below which requests
+ * go out outside a train: the player's own level — its target minus the next
+ * segment, as dash.js's schedule loop has it — or the restart reserve when
+ * that is larger.
+ */
+export function requestLevelSec(c: Pick<IssueContext, 'bufferTargetSec' | 'segmentSec' | 'restartReserveSec'>): number {
+  return Math.max(c.bufferTargetSec - c.segmentSec, c.restartReserveSec ?? 0);
 }

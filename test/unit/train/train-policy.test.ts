@@ -3,7 +3,7 @@
 // target (the minimum train), a spent one may not; retargeting follows the
 // current chunk size; "without MPT" keeps the buffer rule inside trains.
 
-import { TrainPolicy, type IssueContext } from '../../../src/train/train-policy';
+import { TrainPolicy, requestLevelSec, type IssueContext } from '../../../src/train/train-policy';
 
 /** A buffer well above a 12 s target: only an unspent minimum train may issue. */
 const full: IssueContext = {
@@ -121,6 +121,21 @@ describe('TrainPolicy', () => {
     expect(p.trainUnspent).toBe(false);
     expect(p.train?.endedAtMs).toBe(7);
     expect(p.mayIssue(full)).toBe(false);
+  });
+
+  test('outside a train, the restart reserve raises the level requests go out below, never lowers it', () => {
+    const p = new TrainPolicy();
+    // dash.js's own level is 12 - 4 = 8 s: an 8.5 s buffer pauses, unless the reserve asks for more.
+    const paused: IssueContext = { ...full, bufferSec: 8.5 };
+    expect(p.mayIssue(paused)).toBe(false);
+    expect(p.mayIssue({ ...paused, restartReserveSec: 9 })).toBe(true);
+    expect(p.mayIssue({ ...paused, restartReserveSec: 8.5 })).toBe(false); // not below the reserve
+    expect(p.mayIssue({ ...room, restartReserveSec: 1 })).toBe(true); // a small reserve leaves the player's level
+    // What is in flight counts toward the reserve as toward the target; the window still bounds it.
+    expect(p.mayIssue({ ...paused, bufferSec: 5, inFlightSec: 4, restartReserveSec: 9 })).toBe(false);
+    expect(p.mayIssue({ ...paused, ...windowFull, restartReserveSec: 30 })).toBe(false);
+    expect(requestLevelSec({ bufferTargetSec: 12, segmentSec: 4 })).toBe(8);
+    expect(requestLevelSec({ bufferTargetSec: 12, segmentSec: 4, restartReserveSec: 18.6 })).toBe(18.6);
   });
 
   test('begin rejects a non-positive target', () => {
