@@ -186,6 +186,10 @@ export interface PlannedTransfer {
   readonly label: string;
   /** An expanded request's file and byte range ("a-b"): it matches the one request that carried it. */
   readonly request: { readonly file: string; readonly range: string } | null;
+  /** A train's video buffer when it began, seconds (null: not logged, or not a train). */
+  readonly resumeBufferSec?: number | null;
+  /** The restart reserve in force when a train began, seconds (src/train/restart-reserve.ts; null: not logged). */
+  readonly restartReserveSec?: number | null;
 }
 
 /**
@@ -225,6 +229,8 @@ export function plannedTransfers(lines: readonly Record<string, unknown>[]): Pla
       toMs: num(t['endMs']),
       label: `train #${id}`,
       request: null,
+      resumeBufferSec: num(t['resumeBufferSec']),
+      restartReserveSec: num(t['restartReserveSec']),
     });
   }
   return out.sort((a, b) => a.fromMs - b.fromMs);

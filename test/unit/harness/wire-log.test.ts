@@ -146,7 +146,17 @@ describe('targets from the player log', () => {
     { kind: 'segment', mediaType: 'audio', url: 'http://h/m/rep-5.mp4' },
     { kind: 'train', id: 1, mediaType: 'video', targetBytes: 9e6, initialTargetBytes: 9e6, startMs: 1000, endMs: null },
     { kind: 'train', id: 1, mediaType: 'video', targetBytes: 5e6, initialTargetBytes: 9e6, startMs: 1000, endMs: 8000 },
-    { kind: 'train', id: 2, mediaType: 'video', targetBytes: 4e6, initialTargetBytes: 4e6, startMs: 9000, endMs: null },
+    {
+      kind: 'train',
+      id: 2,
+      mediaType: 'video',
+      targetBytes: 4e6,
+      initialTargetBytes: 4e6,
+      startMs: 9000,
+      endMs: null,
+      resumeBufferSec: 18.2,
+      restartReserveSec: 18.6,
+    },
     {
       kind: 'transfer',
       via: 'sprint-x',
@@ -166,6 +176,12 @@ describe('targets from the player log', () => {
       ['train #1', 5e6, 9e6],
       ['train #2', 4e6, 4e6],
       ['sprint-x #3', 3e6, 3e6],
+    ]);
+    // The buffer a train began with and the restart reserve then in force, when the log has them.
+    expect(planned.map((p) => [p.resumeBufferSec ?? null, p.restartReserveSec ?? null])).toEqual([
+      [null, null],
+      [18.2, 18.6],
+      [null, null],
     ]);
     expect(mediaTypesOf(player)).toEqual(
       new Map([
