@@ -282,7 +282,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       const lastEnd = Math.max(...requests.map((r) => r.endMs));
       const rows = bursts(requests)
         .map((b): BurstRow => {
-          const type = types.get(b.files[0] ?? '') ?? null;
+          // Audio riding a train's connection shares its bursts: a burst that carries any video is a video burst.
+          const fileTypes = b.files.map((f) => types.get(f) ?? null).filter((t): t is string => t !== null);
+          const type = fileTypes.includes('video') ? 'video' : (fileTypes[0] ?? null);
           return { burst: b, type, planned: matchPlanned(b, planned, lastEnd, type) };
         })
         .filter((r) => onlyType === null || r.type === onlyType);

@@ -258,6 +258,39 @@ describe('sprint wire', () => {
     ]);
   });
 
+  test('a burst that begins with audio riding the train still counts as video', async () => {
+    const mixed = fs.mkdtempSync(path.join(os.tmpdir(), 'sprint-wire-mixed-'));
+    const rec = (file: string, arrival: number, end: number) =>
+      JSON.stringify({
+        conn: 4,
+        seq: 0,
+        url: `/media/${file}`,
+        range: 'bytes=1-1000',
+        status: 206,
+        bytes: 1000,
+        arrival,
+        start: arrival,
+        end,
+        error: null,
+      });
+    fs.writeFileSync(path.join(mixed, 'origin-8001.log'), [rec('rep-9.mp4', 1000, 2000), rec('rep-1.mp4', 1500, 3000)].join('\n') + '\n');
+    fs.writeFileSync(
+      path.join(mixed, 'player-8001.jsonl'),
+      [
+        JSON.stringify({ kind: 'segment', mediaType: 'video', url: 'http://h/media/rep-1.mp4' }),
+        JSON.stringify({ kind: 'segment', mediaType: 'audio', url: 'http://h/media/rep-9.mp4' }),
+      ].join('\n'),
+    );
+    const j = captureIo();
+    expect(await main([mixed, '--json', '--type', 'video'], j.io)).toBe(0);
+    const doc = JSON.parse(j.out()) as { bursts: { burst: { requests: number; files: string[] }; type: string }[] };
+    expect(doc.bursts.map((b) => [b.type, b.burst.requests, b.burst.files])).toEqual([['video', 2, ['rep-9.mp4', 'rep-1.mp4']]]);
+    const a = captureIo();
+    expect(await main([mixed, '--json', '--type', 'audio'], a.io)).toBe(0);
+    expect((JSON.parse(a.out()) as { bursts: unknown[] }).bursts).toEqual([]);
+    fs.rmSync(mixed, { recursive: true, force: true });
+  });
+
   test('clear errors for bad invocations', async () => {
     for (const argv of [
       [],
