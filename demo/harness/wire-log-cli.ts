@@ -159,7 +159,7 @@ export function trainIdleFlagged(w: TrainOnWire): boolean {
   return w.idleShare !== null && w.idleShare > TRAIN_IDLE_FLAG_SHARE;
 }
 
-/** A train's buffer when it began, and the restart reserve then in force ("–": not in the log). */
+/** A train's buffer when it began, and the restart reserve then ("–": not in the log). */
 function resumeCell(bufferSec: number | null, reserveSec: number | null): string {
   if (bufferSec === null) return '–';
   return reserveSec !== null && reserveSec > 0 ? `${bufferSec.toFixed(1)} (reserve ${reserveSec.toFixed(1)})` : bufferSec.toFixed(1);
@@ -215,7 +215,7 @@ function trainTable(trains: readonly TrainOnWire[], t0: number): string[] {
     "  pipelined: requests after the first that arrived before the origin had written the train's previous response (share of those; a lower bound:",
     "  the last bytes written may still be in socket buffers and on the link); issued while arriving: the player's transfers after the first that it",
     '  issued while an earlier one of the train was still arriving (its log, its clock); buffer at start: video buffered when the train began, with',
-    '  the restart reserve then in force when there was one (src/train/restart-reserve.ts); idle: time inside the train',
+    "  the restart reserve then, if any (src/train/restart-reserve.ts: it sets the resume level where it is above dash.js's own); idle: time inside the train",
     `  no response of it was being written (gaps between one response's end and the next one's start); IDLE: over ${100 * TRAIN_IDLE_FLAG_SHARE} % of the train's time.`,
     ...alignColumns([header, ...body], '  '),
     `  ${flagged} of ${trains.length} trains idle over ${100 * TRAIN_IDLE_FLAG_SHARE} % of their time on the wire.`,

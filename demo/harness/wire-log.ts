@@ -188,7 +188,7 @@ export interface PlannedTransfer {
   readonly request: { readonly file: string; readonly range: string } | null;
   /** A train's video buffer when it began, seconds (null: not logged, or not a train). */
   readonly resumeBufferSec?: number | null;
-  /** The restart reserve in force when a train began, seconds (src/train/restart-reserve.ts; null: not logged). */
+  /** The restart reserve when a train began, seconds (src/train/restart-reserve.ts; null: not logged). */
   readonly restartReserveSec?: number | null;
 }
 

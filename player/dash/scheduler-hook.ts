@@ -25,19 +25,21 @@
  *    an ABR rule (BOLA) may ask for, so the minimum train is requested even
  *    when the buffer passes dash.js's own target (§IV-B1: "Sprint enforces the
  *    minimum train size each time downloading resumes, even if this causes the
- *    buffer to overflow").
+ *    buffer to overflow"); outside trains it lifts it too while Sprint's
+ *    restart reserve asks for more buffer than dash.js's own target
+ *    (src/train/restart-reserve.ts).
  *
  * How the lift reaches dash.js: the schedule loop's private target is
  * `abrController.isPlayingAtTopQuality(rep) ? <top-quality setting> :
  * mediaPlayerModel.getBufferTimeDefaultUnadjusted()`. Those two methods are
  * wrapped on the player's own instances (handed to every ScheduleController
- * in its config): during a train, the first answers false for the train's
+ * in its config): during a lift, the first answers false for the lifted
  * media type and the second returns the larger of dash.js's default target
- * and the train's. No other dash.js code calls getBufferTimeDefaultUnadjusted
+ * and the lift. No other dash.js code calls getBufferTimeDefaultUnadjusted
  * through the instance (MediaPlayerModel's own getBufferTimeDefault, which
  * BOLA reads, calls its private copy, unchanged); the only other caller of
  * isPlayingAtTopQuality is BOLA's decision to delay the next load, which a
- * train skips. Outside trains both answer exactly as dash.js does, so the
+ * lift skips. Without a lift both answer exactly as dash.js does, so the
  * ABR rules see nothing of this.
  *
  * A bitrate switch inside a train keeps the window full where dash.js's
@@ -73,10 +75,11 @@ export interface SchedulerHooks {
   /** May dash.js's schedule loop for `type` run now (issue another request)? */
   mayIssue(type: string): boolean;
   /**
-   * While a train of `type` runs: the buffer level, in seconds of media, that
-   * dash.js's schedule loop must keep requesting up to (dash.js's default
-   * target still applies when it is larger). Null when dash.js's own target
-   * applies.
+   * While a train of `type` runs, or Sprint's restart reserve asks for more
+   * buffer than dash.js's own target: the buffer level, in seconds of media,
+   * that dash.js's schedule loop must keep requesting up to (dash.js's
+   * default target still applies when it is larger). Null when dash.js's own
+   * target applies.
    */
   trainBufferTargetSec(type: string): number | null;
   /** Bitrate switches inside a train without draining the window (quality-switch-hook.ts); omitted: dash.js's own switch. */

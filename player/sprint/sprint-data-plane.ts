@@ -17,7 +17,11 @@
  * A train is held to the chunk size of the current estimates (it is
  * retargeted as they change) and, while unspent, lifts dash.js's buffer
  * target so the minimum train is requested even past it (§IV-B1); the
- * lift ends with the train, and dash.js's own target applies again.
+ * lift ends with the train, and dash.js's own target applies again —
+ * unless the restart reserve (src/train/restart-reserve.ts) asks for more
+ * buffer than dash.js's own resume level: then downloading resumes once the
+ * buffer falls below the reserve (the lift is the reserve plus a segment).
+ * Each train after a pause samples the restart with its first media segment.
  *
  * Trains are video: it is nearly all of the bytes. On a one-connection
  * transport (the extension's sockets; fetch sharing dash.js's HTTP/2 or
@@ -45,7 +49,7 @@
  * is re-issued (the transport says when that is safe); one that fails for
  * good is failed back to dash.js, whose own retry policy takes over.
  *
- * Size (878 lines): one state machine: a request's life (issue, bytes, end,
+ * Size (947 lines): one state machine: a request's life (issue, bytes, end,
  * failure, re-issue, abort), the train it belongs to and the in-order release
  * share per-type state that must change together within one event turn. What
  * stands alone is split out: estimates (../estimates/estimate-hub.ts), the
@@ -78,6 +82,8 @@ import type { TrainTransport } from './train-transport';
 
 /** Segment duration assumed while the next segment's is not known (the buffer target lift), seconds. */
 const TYPICAL_SEGMENT_SEC = 4;
+/** The longest restart the reserve plans for when dash.js sets no request time limit, seconds (its default limit). */
+const RESTART_CAP_SEC = 20;
 /** The media type whose requests form trains. */
 const TRAIN_MEDIA_TYPE = 'video';
 /** The media type that rides the train's connection on a one-connection transport (sprintAudio 'train'). */
@@ -296,7 +302,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   }
 
   private nextSegmentSec(t: TypeState): number {
-    return t.queue[t.queue.length - 1]?.mediaSec || TYPICAL_SEGMENT_SEC;
+    return t.queue[t.queue.length - 1]?.mediaSec || t.lastMediaSec || TYPICAL_SEGMENT_SEC;
   }
 
   /**
@@ -349,7 +355,9 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         meter: null,
         restart: new RestartReserve(),
         probedTrainId: null,
+        probeEligible: false,
         lastBitrate: null,
+        lastMediaSec: 0,
         requestTimeoutMs: null,
       };
       this.types.set(type, t);
@@ -398,8 +406,16 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
    * restart rate, within dash.js's request time limit.
    */
   private restartReserveSec(t: TypeState): number {
-    const timeoutSec = t.requestTimeoutMs !== null && t.requestTimeoutMs > 0 ? t.requestTimeoutMs / 1000 : Infinity;
+    // dash.js follows no lift after a quota error or a fallback: no reserve either.
+    if (this.quotaExceeded || this.degraded !== null) return 0;
+    const timeoutSec = t.requestTimeoutMs !== null && t.requestTimeoutMs > 0 ? t.requestTimeoutMs / 1000 : RESTART_CAP_SEC;
     return t.restart.reserveSec((t.lastBitrate ?? 0) * this.nextSegmentSec(t), timeoutSec);
+  }
+
+  /** A restart sample: a train's first media segment, from its request to its last byte (src/train/restart-reserve.ts). */
+  private recordRestart(t: TypeState, bytes: number, seconds: number): void {
+    t.restart.record({ bytes, seconds });
+    if (this.ctx) this.ctx.stats.estimates.restartBitsPerSec = t.restart.rateBitsPerSec();
   }
 
   /** The restart reserve of video when it asks for more buffer than dash.js's own level, else null. */
@@ -545,14 +561,17 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const expected = range ? range.end - range.start + 1 : bitrate && mediaSec ? Math.round((bitrate * mediaSec) / 8) : 0;
     const at = nowMs();
     if (inTrain && (this.outstanding(t) === 0 || this.trainBreak) && !t.policy.trainUnspent) {
+      // A train after a pause samples the restart; one a seek began may follow requests still in flight.
+      t.probeEligible = !this.trainBreak;
       this.trainBreak = false;
       this.beginTrain(type, t, at);
     }
     // The train's first media segment samples the restart after the pause.
-    const restartProbe = inTrain && fr.type === MEDIA_SEGMENT_TYPE && t.train !== null && t.probedTrainId !== t.train.id;
+    const restartProbe = inTrain && fr.type === MEDIA_SEGMENT_TYPE && t.train !== null && t.probeEligible && t.probedTrainId !== t.train.id;
     if (restartProbe) t.probedTrainId = (t.train as { id: number }).id;
     if (inTrain && fr.type === MEDIA_SEGMENT_TYPE) {
       if (bitrate !== null && bitrate > 0) t.lastBitrate = bitrate;
+      if (mediaSec > 0) t.lastMediaSec = mediaSec;
       if (typeof req.timeout === 'number' && req.timeout > 0) t.requestTimeoutMs = req.timeout;
     }
     const record: TransferRecord = {
@@ -730,10 +749,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const wireSec = (endMs - wireStart) / 1000;
     if (wireSec > 0 && entry.bytes > 0) entry.record.throughputBitsPerSec = (entry.bytes * 8) / wireSec;
     this.sampleBandwidth(w, entry, endMs);
-    if (entry.restartProbe && entry.status < 300) {
-      t.restart.record({ bytes: entry.bytes, seconds: (endMs - entry.sentMs) / 1000 });
-      if (this.ctx) this.ctx.stats.estimates.restartBitsPerSec = t.restart.rateBitsPerSec();
-    }
+    if (entry.restartProbe && entry.status < 300) this.recordRestart(t, entry.bytes, (endMs - entry.requestMs) / 1000);
     if (entry.train) entry.train.completedBytes += entry.bytes;
     this.policyCompleted(t, entry, entry.bytes, atMs);
     this.closeTrainIfDone(t, atMs);
@@ -805,6 +821,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     entry.error = reason;
     entry.record.error = reason;
     entry.record.endMs = nowMs();
+    // A restart probe that failed (a timeout, a cut) after some bytes still measures the restart: the slowest ones end this way.
+    if (entry.restartProbe) this.recordRestart(this.state(entry.type), entry.failedBytes, (entry.record.endMs - entry.requestMs) / 1000);
     ctx?.stats.endTransfer(entry.record);
     ctx?.stats.count('sprint.requestErrors');
     this.consecutiveFailures += 1;

@@ -69,8 +69,12 @@ export interface TypeState {
   restart: RestartReserve;
   /** The train whose first media segment has been issued (its restart probe). */
   probedTrainId: number | null;
+  /** The running train began after a pause (not at a seek): its first media segment samples the restart. */
+  probeEligible: boolean;
   /** Nominal bitrate of the last media segment requested (the ABR's latest choice), bit/s. */
   lastBitrate: number | null;
+  /** Duration of the last media segment requested, seconds (0: none yet). */
+  lastMediaSec: number;
   /** dash.js's request time limit on the last media segment requested, ms. */
   requestTimeoutMs: number | null;
 }

@@ -87,9 +87,10 @@ export interface TrainRecord {
   /** Video buffered ahead of playback when the train began, seconds. */
   resumeBufferSec: number | null;
   /**
-   * The restart reserve in force when the train began, seconds (0: none yet):
-   * downloading resumes once the buffer falls below it even above the
-   * player's own level (src/train/restart-reserve.ts).
+   * The restart reserve when the train began, seconds (0: no sample yet;
+   * src/train/restart-reserve.ts). Where it is above the player's own resume
+   * level (buffer target minus one segment), downloading resumed once the
+   * buffer fell below it; below that level it changed nothing.
    */
   restartReserveSec: number;
 }

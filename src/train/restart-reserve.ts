@@ -19,11 +19,14 @@
  * So each train's first media segment is a sample of the *restart rate*
  * (its bytes over the time from its request to its last byte); the reserve
  * is the time the next segment (at the bitrate the ABR chose last) takes at
- * the lowest recent restart rate, over RESTART_TIME_SHARE for margin, and
- * never more than the request timeout allows (past it, the rescue step-down
- * takes over: player/abr/rescue.ts). Downloading resumes once the buffer
- * falls below the larger of the player's own level and this reserve. It is
- * timing only: the ABR still picks every bitrate.
+ * the lowest recent restart rate — at most the request timeout (past it, the
+ * rescue step-down takes over: player/abr/rescue.ts) — over
+ * RESTART_TIME_SHARE for margin. Downloading resumes once the buffer falls
+ * below the larger of the player's own level and this reserve, with or
+ * without the minimum train. It is timing only: the ABR still picks every
+ * bitrate. A sample is taken from the request (the segment may queue behind
+ * the init segment or audio on the connection: the buffer waits for those
+ * too), and a probe that fails after some bytes still counts.
  */
 
 /** Restart samples kept: the reserve follows the lowest of the last few. */

@@ -21,7 +21,8 @@
  *    reserve when it is larger (src/train/restart-reserve.ts: a resume after
  *    a long pause restarts from the initial window). With
  *    `minimumTrain: false` (the paper's "Sprint without MPT", Fig. 11) trains
- *    still pipeline but stop at the player's buffer target.
+ *    still pipeline but stop at the player's buffer target (or the restart
+ *    reserve: it applies with and without the minimum train).
  *
  * The policy only answers "may another request be issued now?" and keeps
  * the books; the scheduler hook asks dash.js for the request (and so its ABR).
