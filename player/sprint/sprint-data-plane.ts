@@ -49,7 +49,7 @@
  * is re-issued (the transport says when that is safe); one that fails for
  * good is failed back to dash.js, whose own retry policy takes over.
  *
- * Size (947 lines): one state machine: a request's life (issue, bytes, end,
+ * Size (951 lines): one state machine: a request's life (issue, bytes, end,
  * failure, re-issue, abort), the train it belongs to and the in-order release
  * share per-type state that must change together within one event turn. What
  * stands alone is split out: estimates (../estimates/estimate-hub.ts), the
@@ -354,8 +354,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         lastByteMs: 0,
         meter: null,
         restart: new RestartReserve(),
-        probedTrainId: null,
-        probeEligible: false,
+        probeTrainId: null,
         lastBitrate: null,
         lastMediaSec: 0,
         requestTimeoutMs: null,
@@ -418,14 +417,18 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (this.ctx) this.ctx.stats.estimates.restartBitsPerSec = t.restart.rateBitsPerSec();
   }
 
+  /** dash.js's own resume level for `type`: its buffer target minus the next segment (null: target unknown). */
+  private ownResumeLevelSec(type: string, t: TypeState): number | null {
+    const target = this.scheduler?.bufferTarget(type);
+    return target !== undefined && Number.isFinite(target) ? target - this.nextSegmentSec(t) : null;
+  }
+
   /** The restart reserve of video when it asks for more buffer than dash.js's own level, else null. */
   private reserveAboveOwnLevel(type: string, t: TypeState): number | null {
     const reserve = this.restartReserveSec(t);
     if (!(reserve > 0)) return null;
-    const target = this.scheduler?.bufferTarget(type);
-    if (target === undefined || !Number.isFinite(target)) return null;
-    const segmentSec = this.nextSegmentSec(t);
-    return reserve > (target as number) - segmentSec ? reserve : null;
+    const own = this.ownResumeLevelSec(type, t);
+    return own !== null && reserve > own ? reserve : null;
   }
 
   /** The loading requests Sprint carries (video, and audio when it rides the train's connection), in the order they were sent. */
@@ -562,13 +565,14 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const at = nowMs();
     if (inTrain && (this.outstanding(t) === 0 || this.trainBreak) && !t.policy.trainUnspent) {
       // A train after a pause samples the restart; one a seek began may follow requests still in flight.
-      t.probeEligible = !this.trainBreak;
+      const afterPause = !this.trainBreak;
       this.trainBreak = false;
       this.beginTrain(type, t, at);
+      t.probeTrainId = afterPause ? (t.train?.id ?? null) : null;
     }
     // The train's first media segment samples the restart after the pause.
-    const restartProbe = inTrain && fr.type === MEDIA_SEGMENT_TYPE && t.train !== null && t.probeEligible && t.probedTrainId !== t.train.id;
-    if (restartProbe) t.probedTrainId = (t.train as { id: number }).id;
+    const restartProbe = inTrain && fr.type === MEDIA_SEGMENT_TYPE && t.train !== null && t.probeTrainId === t.train.id;
+    if (restartProbe) t.probeTrainId = null;
     if (inTrain && fr.type === MEDIA_SEGMENT_TYPE) {
       if (bitrate !== null && bitrate > 0) t.lastBitrate = bitrate;
       if (mediaSec > 0) t.lastMediaSec = mediaSec;
@@ -653,10 +657,10 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const m = this.model();
     const snap = t.policy.begin(m.chunkBytes, at);
     const resumeBufferSec = this.bufferSec(type);
-    const reserve = this.reserveAboveOwnLevel(type, t);
-    const target = this.scheduler?.bufferTarget(type);
+    const restartReserveSec = this.restartReserveSec(t);
+    const ownLevel = this.ownResumeLevelSec(type, t);
     // Resumed where dash.js alone would still have paused: the reserve brought it forward.
-    if (reserve !== null && target !== undefined && resumeBufferSec + this.nextSegmentSec(t) >= target)
+    if (restartReserveSec > 0 && ownLevel !== null && restartReserveSec > ownLevel && resumeBufferSec >= ownLevel)
       ctx.stats.count('sprint.reserveResumes');
     t.train = {
       id: snap.id,
@@ -675,7 +679,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       bandwidthEstimateBitsPerSec: this.estimates.bandwidthBitsPerSec(),
       rttSamplesSec: [],
       resumeBufferSec: Number.isFinite(resumeBufferSec) ? resumeBufferSec : null,
-      restartReserveSec: this.restartReserveSec(t),
+      restartReserveSec,
     };
     ctx.stats.trains.push(t.train);
     ctx.stats.count('sprint.trains');

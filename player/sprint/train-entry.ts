@@ -67,10 +67,8 @@ export interface TypeState {
   meter: { fromMs: number; bytes: number } | null;
   /** Restart samples and the reserve they ask for (src/train/restart-reserve.ts). */
   restart: RestartReserve;
-  /** The train whose first media segment has been issued (its restart probe). */
-  probedTrainId: number | null;
-  /** The running train began after a pause (not at a seek): its first media segment samples the restart. */
-  probeEligible: boolean;
+  /** A train begun after a pause (not at a seek) whose first media segment, the restart probe, is still to be issued. */
+  probeTrainId: number | null;
   /** Nominal bitrate of the last media segment requested (the ABR's latest choice), bit/s. */
   lastBitrate: number | null;
   /** Duration of the last media segment requested, seconds (0: none yet). */
