@@ -107,7 +107,8 @@ Comparison:
 
 Output:
   --results DIR          results folder (default results/ab-<date>-<time>)
-  --resume               continue an interrupted results folder of the same plan (and shard)
+  --resume               continue an interrupted results folder of the same plan (and shard), or
+                         give it more runs per cell: the same plan with a larger --repeat (not in a shard)
   --shard K/N            run only the K-th of N disjoint slices of the plan (K from 1): every
                          repeat of every condition, with all its variants and the control, goes
                          to one slice, so N machines together make each run exactly once; merge

@@ -17,7 +17,7 @@ import { preflight } from '../testbed/preflight';
 import { CHROMIUM } from './browser';
 import { findSprintExtension, planNeedsExtension, SprintExtension } from './extension';
 import { mbit, stallLabel } from './format';
-import { AbManifest, MANIFEST_FORMAT, MANIFEST_VERSION, planFingerprint, readManifest, writeManifest } from './manifest';
+import { AbManifest, extendsRepeats, MANIFEST_FORMAT, MANIFEST_VERSION, planFingerprint, readManifest, writeManifest } from './manifest';
 import { runPool } from './pool';
 import { originIsH2, originIsNginx, type Plan, type RunSpec } from './plan';
 import { Progress, ProgressStream } from './progress';
@@ -153,8 +153,13 @@ function finishedOk(resultsDir: string, spec: RunSpec): boolean {
   }
 }
 
-/** Prepares the results folder: new (must be empty) or resumed (same plan). */
-export function prepareResultsDir(options: Pick<AbOptions, 'resultsDir' | 'plan' | 'resume' | 'shard'>): void {
+/**
+ * Prepares the results folder: new (must be empty) or resumed — the same
+ * plan, or (not in a shard) the same plan with a larger --repeat, whose
+ * manifest runAb then rewrites with the larger plan (the earlier command
+ * kept in `extendedFrom`).
+ */
+export function prepareResultsDir(options: Pick<AbOptions, 'resultsDir' | 'plan' | 'resume' | 'shard'>): 'new' | 'same' | 'more-repeats' {
   const dir = options.resultsDir;
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     if (!options.resume) throw new Error(`results folder ${dir} is not empty: choose another --results or add --resume to continue it`);
@@ -166,15 +171,23 @@ export function prepareResultsDir(options: Pick<AbOptions, 'resultsDir' | 'plan'
       );
     }
     if (planFingerprint(old.plan) !== planFingerprint(options.plan)) {
-      throw new Error(`--resume: ${dir} holds a different plan (other settings or runs); use a new --results folder`);
+      if (options.shard || !extendsRepeats(old.plan, options.plan)) {
+        throw new Error(
+          `--resume: ${dir} holds a different plan (other settings or runs; only --repeat may grow, and not in a shard); use a new --results folder`,
+        );
+      }
+      return 'more-repeats';
     }
+    return 'same';
   }
   mkdirSync(dir, { recursive: true });
+  return 'new';
 }
 
 export async function runAb(options: AbOptions): Promise<AbResult> {
   const { plan, resultsDir } = options;
-  prepareResultsDir(options);
+  const folder = prepareResultsDir(options);
+  const earlier = folder === 'more-repeats' ? readManifest(resultsDir) : null;
   const manifest: AbManifest = {
     format: MANIFEST_FORMAT,
     version: MANIFEST_VERSION,
@@ -188,8 +201,17 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
     ...(options.shard ? { shard: options.shard } : {}),
     source: sourceVersion(repoRoot()),
     ...((options.parallel ?? 1) > 1 ? { parallel: options.parallel } : {}),
+    ...(earlier
+      ? {
+          createdAt: earlier.createdAt,
+          extendedFrom: [
+            ...(earlier.extendedFrom ?? []),
+            { argv: earlier.argv, repeats: earlier.plan.repeats, source: earlier.source ?? null, at: new Date().toISOString() },
+          ],
+        }
+      : {}),
   };
-  if (!(options.resume && existsSync(path.join(resultsDir, 'ab.json')))) writeManifest(resultsDir, manifest);
+  if (folder !== 'same') writeManifest(resultsDir, manifest);
 
   const skipped = options.resume ? plan.runs.filter((r) => finishedOk(resultsDir, r)).map((r) => r.dir) : [];
   const todo = plan.runs.filter((r) => !skipped.includes(r.dir));

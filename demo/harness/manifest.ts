@@ -30,6 +30,13 @@ export interface AbManifest {
   readonly source?: SourceVersion;
   /** Runs made at once (`sprint ab --parallel P`), when more than 1. */
   readonly parallel?: number;
+  /** Present when a resume grew --repeat (ab.ts prepareResultsDir): each earlier command, its repeats and source, and when it was extended. */
+  readonly extendedFrom?: ReadonlyArray<{
+    readonly argv: readonly string[];
+    readonly repeats: number;
+    readonly source: SourceVersion | null;
+    readonly at: string;
+  }>;
   /** Present in a folder made by `sprint report --out DIR DIR1 DIR2 …` (merge.ts): where its runs came from and what the merge noticed. */
   readonly merged?: MergeRecord;
 }
@@ -76,4 +83,23 @@ export function readManifest(dir: string): AbManifest {
 /** The plan as a comparable fingerprint (what must match for --resume). */
 export function planFingerprint(plan: Plan): string {
   return JSON.stringify({ settings: plan.settings, runs: plan.runs.map((r) => r.dir) });
+}
+
+/**
+ * True when `next` is `old` with more repeats: the same settings, conditions
+ * and variants, so every run of `old` keeps its directory in `next` (a
+ * resumed folder can then take more runs per cell instead of a second folder
+ * that merge.ts would refuse as made from another commit).
+ */
+export function extendsRepeats(old: Plan, next: Plan): boolean {
+  if (!(next.repeats > old.repeats)) return false;
+  const shape = (p: Plan): string =>
+    JSON.stringify({
+      settings: p.settings,
+      conditions: p.conditions.map((c) => c.key),
+      variants: p.variants.map((v) => ({ kind: v.kind, name: v.name, players: v.players.map((pl) => [pl.label, pl.mode, pl.abr]) })),
+    });
+  if (shape(old) !== shape(next)) return false;
+  const dirs = new Set(next.runs.map((r) => r.dir));
+  return old.runs.every((r) => dirs.has(r.dir));
 }

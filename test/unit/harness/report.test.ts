@@ -164,4 +164,16 @@ describe('results folder', () => {
     expect(() => prepareResultsDir({ resultsDir: dir, plan: testPlan([STOCK], 3), resume: true })).toThrow(/different plan/);
     expect(() => prepareResultsDir({ resultsDir: path.join(dir, 'fresh'), plan })).not.toThrow();
   });
+
+  it('lets a resume grow --repeat (the same cells and players), nothing else', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { prepareResultsDir } = require('../../../demo/harness/ab') as typeof import('../../../demo/harness/ab');
+    const plan = testPlan(undefined, 2);
+    writeResultsFolder(dir, plan, () => 1.2);
+    expect(prepareResultsDir({ resultsDir: dir, plan, resume: true })).toBe('same');
+    expect(prepareResultsDir({ resultsDir: dir, plan: testPlan(undefined, 3), resume: true })).toBe('more-repeats');
+    // Fewer repeats would orphan finished runs; other players are another plan.
+    expect(() => prepareResultsDir({ resultsDir: dir, plan: testPlan(undefined, 1), resume: true })).toThrow(/only --repeat may grow/);
+    expect(() => prepareResultsDir({ resultsDir: dir, plan: testPlan([STOCK], 3), resume: true })).toThrow(/different plan/);
+  });
 });
