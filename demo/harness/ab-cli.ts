@@ -16,7 +16,8 @@ import { checkCanRun, runAb } from './ab';
 import { durationLabel } from './format';
 import { crossConditions, joinGridWords, parseGrid, parseQueues, parseRates } from './grid';
 import { formatShard, parseShard, planHash, shardPlan, ShardRecord } from './shard';
-import { buildPlan, checkAbr, CommonSettings, parsePlayers, Plan, PLAYERS_ORIGINS, type PlayersOrigin } from './plan';
+import { buildPlan, checkAbr, CommonSettings, parsePlayers, Plan, PLAYERS_ORIGINS, type PlayersOrigin, runLengthS } from './plan';
+import { describePrimer, parsePrimer } from './primer';
 import { DEFAULT_SCHEDULE_TEXT, formatSchedule, parseSchedule, resolveSchedule } from './schedule';
 import { runMain } from '../../src/cli/run-main';
 
@@ -32,6 +33,7 @@ const SPEC: OptionsSpec = {
   duration: { kind: 'value' },
   warmup: { kind: 'value' },
   schedule: { kind: 'value' },
+  primer: { kind: 'value' },
   cc: { kind: 'value' },
   delay: { kind: 'value' },
   'slow-start-after-idle': { kind: 'value' },
@@ -99,6 +101,12 @@ Time:
   --warmup W             discarded after the flows meet (default 90s)
   --schedule S           phases, e.g. video:60s,both,bulk:60s (paper Fig. 12); "both"
                          lasts warm-up + duration unless given a length (default both)
+  --primer LEAD[:OVERLAP]  one more bulk flow fills the queue LEAD before the run's flows start and
+                         stops OVERLAP after (default 20s; must end within the warm-up), so every
+                         connection of the run opens behind a full queue (e.g. 30s). Without it the
+                         first connections open on an idle link, and Linux cubic favours the flow that
+                         opened later by 5-20 points (README: "Which connection once saw an empty
+                         queue"). Left out of the fair share and the report
   --repeat N             repeats of every run (default 1; use >= 3 for reported figures)
 
 Comparison:
@@ -217,6 +225,8 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
   const durationText = v('duration');
   const measure = durationText !== undefined ? seconds(durationText, '--duration') : bothGiven ? null : 300;
   const { schedule, measureS } = resolveSchedule(scheduleSpec, warmupS, measure);
+  const primerText = v('primer');
+  const primer = primerText === undefined ? undefined : parsePrimer(primerText, warmupS);
 
   if (flag('control') && flag('no-control')) throw new UsageError('--control and --no-control contradict each other');
   const control = !flag('no-control');
@@ -235,6 +245,7 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
     warmupS,
     measureS,
     schedule,
+    ...(primer ? { primer } : {}),
   };
   const parallelText = v('parallel');
   const parallel = parallelText === undefined ? 1 : parseInteger(parallelText, '--parallel', 1);
@@ -260,13 +271,14 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
 export function describePlan(parsed: ParsedAb): string {
   const p = parsed.plan;
   const s = p.settings;
-  const runS = s.schedule.totalS;
+  const runS = runLengthS(s);
   const lines = [
     parsed.shard
       ? `plan: ${parsed.shard.planRuns} run(s) = ${p.conditions.length} condition(s) × ${p.variants.length} variant(s) [${p.variants.map((v) => v.name).join(', ')}] × ${p.repeats} repeat(s); this shard makes ${p.runs.length}`
       : `plan: ${p.runs.length} run(s) = ${p.conditions.length} condition(s) × ${p.variants.length} variant(s) [${p.variants.map((v) => v.name).join(', ')}] × ${p.repeats} repeat(s)`,
     `each run: schedule ${formatSchedule(s.schedule)} (${durationLabel(runS)}), warm-up ${durationLabel(s.warmupS)}, measured ${durationLabel(s.measureS)}; ` +
       `${s.bulkFlows} bulk, cc ${s.congestionControl}, delay ${s.delayMs} ms, content ${s.contentSet}/${s.layout}, abr ${parsed.defaultAbr}`,
+    ...(s.primer ? [describePrimer(s.primer)] : []),
     `conditions: ${p.conditions.map((c) => c.key).join(', ')}`,
     ...(parsed.shard
       ? [

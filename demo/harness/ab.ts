@@ -19,7 +19,7 @@ import { findSprintExtension, planNeedsExtension, SprintExtension } from './exte
 import { mbit, stallLabel } from './format';
 import { AbManifest, extendsRepeats, MANIFEST_FORMAT, MANIFEST_VERSION, planFingerprint, readManifest, writeManifest } from './manifest';
 import { runPool } from './pool';
-import { originIsH2, originIsNginx, type Plan, type RunSpec } from './plan';
+import { originIsH2, originIsNginx, type Plan, runLengthS, type RunSpec } from './plan';
 import { Progress, ProgressStream } from './progress';
 import { buildReport, ReportResult } from './report';
 import { RunRecord, runOne } from './run';
@@ -71,7 +71,7 @@ export async function checkCanRun(plan: Plan, log?: (line: string) => void, page
   const problems: string[] = [];
   const pf = preflight({ congestionControl: s.congestionControl, capture: true, delay: s.delayMs > 0 });
   problems.push(...pf.problems);
-  const runS = s.schedule.totalS;
+  const runS = runLengthS(s);
   if (runS > MAX_RUN_S) problems.push(`one run would last ${(runS / 3600).toFixed(2)} h; the limit is ${MAX_RUN_S / 3600} h`);
   const planS = runS * plan.runs.length;
   if (planS > MAX_PLAN_S)
@@ -216,7 +216,7 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
   const skipped = options.resume ? plan.runs.filter((r) => finishedOk(resultsDir, r)).map((r) => r.dir) : [];
   const todo = plan.runs.filter((r) => !skipped.includes(r.dir));
   const progress = new Progress(
-    todo.map(() => plan.settings.schedule.totalS),
+    todo.map(() => runLengthS(plan.settings)),
     options.progress,
   );
   if (skipped.length > 0) progress.message(`resuming: ${skipped.length} run(s) already finished, ${todo.length} to go`);

@@ -11,6 +11,7 @@
 
 import { UsageError } from '../../src/cli/args';
 import type { CongestionControl } from '../testbed/topology';
+import type { PrimerSettings } from './primer';
 import { Schedule } from './schedule';
 
 /** One player under comparison: a data plane mode with an ABR preset. */
@@ -75,6 +76,13 @@ export interface CommonSettings {
   readonly warmupS: number;
   readonly measureS: number;
   readonly schedule: Schedule;
+  /** A primer flow before the schedule (primer.ts, `--primer`); absent = none (the key is left out so older folders' plans still match on --resume). */
+  readonly primer?: PrimerSettings;
+}
+
+/** How long one run lasts from the first flow to the end of the schedule, seconds (the primer's lead included). */
+export function runLengthS(settings: Pick<CommonSettings, 'schedule' | 'primer'>): number {
+  return settings.schedule.totalS + (settings.primer?.leadS ?? 0);
 }
 
 export interface RunSpec {

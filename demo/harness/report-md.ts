@@ -9,6 +9,7 @@ import type { AbManifest } from './manifest';
 import { summaryTables, TableModel } from './report-tables';
 import { trainLabel } from './train-figures';
 import type { RunSummary } from './run-summary';
+import { describePrimer } from './primer';
 import { formatSchedule } from './schedule';
 import { formatShard } from './shard';
 
@@ -46,7 +47,9 @@ export function settingsSentence(manifest: AbManifest): string {
     `${s.bulkFlows} bulk flow${s.bulkFlows === 1 ? '' : 's'} from the same server. ` +
     `Content "${s.contentSet}" (${s.layout}), ABR ${manifest.defaultAbr}. ` +
     `Schedule ${formatSchedule(s.schedule)}: the first ${durationLabel(s.warmupS)} after the flows meet are discarded, ` +
-    `${durationLabel(s.measureS)} measured. ${n} repeat${n === 1 ? '' : 's'}. ` +
+    `${durationLabel(s.measureS)} measured. ` +
+    `${s.primer ? `${describePrimer(s.primer).replace(/^primer: a bulk flow/, 'A primer bulk flow (not counted)')}. ` : ''}` +
+    `${n} repeat${n === 1 ? '' : 's'}. ` +
     'Fair share = total measured throughput ÷ number of flows (paper §V-A), measured on the wire after the bottleneck ' +
     '(TCP payload, 100 ms bins per server port). Each player ran alone against the bulk flows under identical conditions; ' +
     '"control" is one more bulk flow in the video\'s place (bulk vs bulk).'

@@ -13,6 +13,7 @@ import * as path from 'path';
 import { readJsonl } from '../testbed/jsonl';
 import { bytesInWindow, FlowSeries, meetTimeS, Summary, summarize, unfairness, Window } from '../testbed/metrics';
 import { readWireSeries } from '../testbed/wire-series';
+import { PRIMER_PORT } from './primer';
 import { defaultMediaRoot, contentDir, CONTENT_FILE } from '../content/generate';
 import type { ContentInfo } from '../content/content-info';
 import { setRecipe } from '../content/recipe';
@@ -315,6 +316,15 @@ export function playerProblems(p: PlayerSummary, flow: FlowResult | null): strin
   return out;
 }
 
+/** A primer (primer.ts) that never stopped or still carried bytes inside the measured window: the window then measured three flows. */
+export function primerWarning(record: RunRecord, wire: FlowSeries, window: Window | null): string | null {
+  if (!record.settings.primer || record.status !== 'ok') return null;
+  if (!record.times.primerStopS) return 'the primer flow was never stopped';
+  if (!window) return null;
+  const bytes = bytesInWindow(withAllFlows(wire, [String(PRIMER_PORT)]), String(PRIMER_PORT), window);
+  return bytes > 0 ? `the primer flow (port ${PRIMER_PORT}) still carried ${bytes} bytes inside the measured window` : null;
+}
+
 export function summarizeRun(data: RunData): RunSummary {
   const { record } = data;
   const ids = record.flows.map((f) => f.id);
@@ -323,6 +333,8 @@ export function summarizeRun(data: RunData): RunSummary {
   const warnings = [...record.warnings];
   const overload = overloadWarning(record.host);
   if (overload) warnings.push(overload);
+  const primerLeft = primerWarning(record, data.wire, window);
+  if (primerLeft) warnings.push(primerLeft);
   if ((record.concurrentRuns ?? 1) > 1)
     warnings.push(
       `made with up to ${record.concurrentRuns} runs at once (--parallel), not measured as harmless: other runs shared the CPU`,
@@ -347,7 +359,12 @@ export function summarizeRun(data: RunData): RunSummary {
       };
       if (f.role !== 'player') return base;
       const log = data.origins?.[f.id] ?? [];
-      const trains = trainFigures(log, data.players[f.id] ?? []);
+      const bins = data.wire.bytes[f.id];
+      const trains = trainFigures(
+        log,
+        data.players[f.id] ?? [],
+        bins ? { t0Ms: data.wire.t0S * 1000, binMs: data.wire.binS * 1000, bytes: bins } : null,
+      );
       const split = data.mediaFiles && log.length > 0 ? mediaRates(log, window, data.mediaFiles) : null;
       if (!split || split.records === 0)
         return { ...base, videoOnlyBitsPerSec: null, videoOnlyPercentOfFairShare: null, audioBitsPerSec: null, trains };

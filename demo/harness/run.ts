@@ -40,8 +40,9 @@ import { makeSelfSignedCert } from '../server/tls-cert';
 import { CHROMIUM_FLAGS, launchBrowserInNamespace, NamespaceBrowser } from './browser';
 import { HostRecord, hostNow, sourceVersion } from './host-info';
 import type { SprintExtension } from './extension';
-import { CommonSettings, FlowSpec, flowsOf, originIsH2, RunSpec } from './plan';
+import { CommonSettings, FlowSpec, flowsOf, originIsH2, runLengthS, RunSpec } from './plan';
 import { PlayerSession } from './player-session';
+import { PRIMER_PORT } from './primer';
 import { PhaseName } from './schedule';
 import { TeardownStack } from './teardown';
 
@@ -82,6 +83,9 @@ export interface RunRecord {
     readonly videoStopS: number | null;
     readonly bulkStartS: number | null;
     readonly bulkStopS: number | null;
+    /** When the primer (primer.ts, `--primer`) was started and stopped (epoch seconds); absent without one. */
+    readonly primerStartS?: number | null;
+    readonly primerStopS?: number | null;
     readonly endS: number;
   };
   readonly congestion: CongestionCheck | null;
@@ -202,6 +206,11 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     bulkStartS: null as number | null,
     bulkStopS: null as number | null,
   };
+  const primerTimes = { primerStartS: null as number | null, primerStopS: null as number | null };
+  /** The primer as a bulk download of its own (not one of the run's flows). */
+  const primerFlow: FlowSpec | null = settings.primer
+    ? { id: String(PRIMER_PORT), port: PRIMER_PORT, slot: 'bulk', role: 'bulk', label: 'primer', player: null }
+    : null;
   let status: RunStatus = 'ok';
   let error: string | null = null;
   let pollTimer: NodeJS.Timeout | null = null;
@@ -291,6 +300,10 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
       const origin = await startOriginProcess(tb, { port: flow.port, logPath, command, extraArgs: player && !nginx ? tlsArgs : [] });
       teardown.push(`origin ${origin.port}`, () => origin.stop());
     }
+    if (primerFlow) {
+      const origin = await startOriginProcess(tb, { port: primerFlow.port, logPath: file(`origin-${primerFlow.port}.log`) });
+      teardown.push(`origin ${origin.port}`, () => origin.stop());
+    }
     const wire = await WireCapture.start(tb, { out: file('wire.jsonl') });
     teardown.push('capture', async () => (captureSummary = await wire.stop()));
     const ss = startSsSampler(tb, { out: file('ss.jsonl'), serverPorts: flows.map((f) => f.port) });
@@ -315,6 +328,15 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
       });
     }
     if (signal.aborted) throw new RunAborted();
+
+    // The primer fills the queue before anything of the run opens a connection (primer.ts).
+    const runStartMs = Date.now();
+    if (primerFlow && settings.primer) {
+      primerTimes.primerStartS = runStartMs / 1000;
+      startBulk(primerFlow, settings.primer.leadS + settings.primer.overlapS);
+      log(`primer on port ${primerFlow.port}: ${settings.primer.leadS} s alone, then ${settings.primer.overlapS} s with the run's flows`);
+      await sleepUntil(runStartMs + settings.primer.leadS * 1000, signal);
+    }
 
     // The schedule. Events at offsets from t0; phases recorded as they happen.
     const t0 = Date.now();
@@ -385,6 +407,17 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
         if (!congestion.ok) warnings.push(`congestion control not verified: ${congestion.detail}`);
       },
     });
+    if (primerFlow && settings.primer) {
+      const flow = primerFlow;
+      events.push({
+        atS: settings.primer.overlapS,
+        order: 5,
+        run: async () => {
+          primerTimes.primerStopS = Date.now() / 1000;
+          await stopBulk(flow);
+        },
+      });
+    }
     if (video.some((f) => f.role === 'player')) {
       // Checked while the players still run (short schedules check earlier).
       const readyAtS = schedule.video.fromS + Math.max(1, Math.min(PLAYER_READY_TIMEOUT_S, videoSpanS - 2));
@@ -425,7 +458,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
           stopEarly.abort();
         }
       }
-      options.onTick?.(Math.min(schedule.totalS, (Date.now() - t0) / 1000));
+      options.onTick?.(Math.min(runLengthS(settings), (Date.now() - runStartMs) / 1000));
     }, 1000);
     for (const e of live) {
       await sleepUntil(at(e.atS), signal);
@@ -465,7 +498,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     testbed: tb
       ? { id: tb.names.id, namespaces: [tb.serverNs, tb.routerNs, tb.clientNs], topology: tb.settings, serverAddr: tb.serverAddr }
       : null,
-    times: { setupStartS, scheduleStartS, phases, ...kindTimes, endS: Date.now() / 1000 },
+    times: { setupStartS, scheduleStartS, phases, ...kindTimes, ...(primerFlow ? primerTimes : {}), endS: Date.now() / 1000 },
     congestion,
     capture: captureSummary,
     samplers: samplerSummaries,

@@ -1,0 +1,103 @@
+// The primer (demo/harness/primer.ts), as root, end to end: a bulk-vs-bulk
+// control at 3 Mbit/s × 256 KB with `--primer 8s:5s` through the real
+// testbed. Asserts on what the wire and the server's TCP state show: the
+// primer's port carried bytes before the run's flows started and none inside
+// the measured window; it is not one of the run's flows; and both flows of
+// the run, which open behind the primer's full queue, never measured an
+// RTT near zero (their lowest RTT, `ss`'s min RTT, is a good part of the
+// queue's 0.7 s) — the point of the primer. Without it both open on an idle
+// link (lowest RTT ≈ 0). No fair-share figure is asserted.
+// Needs `npm run build` first.
+
+import { existsSync, mkdtempSync, rmSync } from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { checkCanRun, runAb, AbResult } from '../../../demo/harness/ab';
+import { parseAbArgs } from '../../../demo/harness/ab-cli';
+import { PRIMER_PORT } from '../../../demo/harness/primer';
+import { readWireSeries } from '../../../demo/testbed/wire-series';
+
+const ARGS = [
+  '--players',
+  'none',
+  '--rate',
+  '3mbit',
+  '--queue',
+  '256kb',
+  '--bulk',
+  '1',
+  '--duration',
+  '20s',
+  '--warmup',
+  '10s',
+  '--repeat',
+  '1',
+  '--cc',
+  'cubic',
+  '--primer',
+  '8s:5s',
+];
+
+describe('sprint ab --primer (root)', () => {
+  let dir: string;
+  let result: AbResult;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'sprint-ab-primer-'));
+    const parsed = parseAbArgs([...ARGS, '--results', path.join(dir, 'results')]);
+    const problems = await checkCanRun(parsed.plan);
+    if (problems.length > 0) throw new Error(`cannot run the primer test here:\n  - ${problems.join('\n  - ')}`);
+    result = await runAb({
+      resultsDir: parsed.resultsDir,
+      plan: parsed.plan,
+      argv: ARGS,
+      defaultAbr: parsed.defaultAbr,
+      progress: { write: () => undefined },
+    });
+  }, 180_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ran the primer before the flows and stopped it within the warm-up', () => {
+    expect(result.status).toBe('ok');
+    const run = result.made[0]!;
+    expect(run.status).toBe('ok');
+    const t = run.times;
+    expect(t.primerStartS).not.toBeNull();
+    expect(t.primerStopS).not.toBeNull();
+    expect(t.scheduleStartS! - t.primerStartS!).toBeGreaterThanOrEqual(8);
+    expect(t.primerStopS!).toBeGreaterThan(t.scheduleStartS!);
+    expect(run.flows.map((f) => f.port)).toEqual([8001, 9001]);
+    const runDir = path.join(dir, 'results', run.spec.dir);
+    expect(existsSync(path.join(runDir, `bulk-${PRIMER_PORT}.jsonl`))).toBe(true);
+
+    const wire = readWireSeries(path.join(runDir, 'wire.jsonl'), 'bytes');
+    const primer = wire.bytes[String(PRIMER_PORT)] ?? [];
+    const binOf = (s: number): number => Math.floor((s - wire.t0S) / wire.binS);
+    const before = primer.slice(0, binOf(t.scheduleStartS!)).reduce((a, b) => a + b, 0);
+    // 8 s alone at 3 Mbit/s: most of 3 MB.
+    expect(before).toBeGreaterThan(1_000_000);
+    const summary = result.report!.runs[0]!;
+    expect(summary.window).not.toBeNull();
+    const inWindow = primer.slice(binOf(summary.window!.fromS), binOf(summary.window!.toS)).reduce((a, b) => a + b, 0);
+    expect(inWindow).toBe(0);
+    expect(summary.flows.map((f) => f.id)).toEqual(['8001', '9001']);
+    expect(summary.warnings.filter((w) => /primer/.test(w))).toEqual([]);
+  });
+
+  it("opened both of the run's connections behind a full queue (neither ever saw an RTT near zero)", () => {
+    const summary = result.report!.runs[0]!;
+    for (const id of ['8001', '9001']) {
+      const lowest = summary.tcp[id]!.lowestRttMs;
+      expect(lowest).not.toBeNull();
+      // The 256 KB queue at 3 Mbit/s is ~0.7 s; an idle link gives < 1 ms.
+      expect(lowest!).toBeGreaterThan(100);
+    }
+  });
+
+  it('left no namespace behind', () => {
+    for (const r of result.made) for (const ns of r.testbed!.namespaces) expect(existsSync(`/var/run/netns/${ns}`)).toBe(false);
+  });
+});

@@ -1,0 +1,59 @@
+// Unit tests of the primer's settings (demo/harness/primer.ts) through
+// `sprint ab`'s arguments, the run length it adds, and the summary's check
+// that the primer had left before measuring began (run-summary.ts): a
+// primer whose bytes fall inside the measured window is flagged, one that
+// stopped before it is not. The primer running for real: the e2e
+// test/e2e/harness/primer.test.ts.
+
+import { describePlan, parseAbArgs } from '../../../demo/harness/ab-cli';
+import { runLengthS } from '../../../demo/harness/plan';
+import { DEFAULT_PRIMER_OVERLAP_S, parsePrimer, PRIMER_PORT } from '../../../demo/harness/primer';
+import { primerWarning, runWindow } from '../../../demo/harness/run-summary';
+import { runData, testPlan } from './fixtures';
+
+describe('--primer', () => {
+  it('parses LEAD[:OVERLAP] and adds the lead to each run', () => {
+    expect(parsePrimer('30s', 90)).toEqual({ leadS: 30, overlapS: DEFAULT_PRIMER_OVERLAP_S });
+    expect(parsePrimer('30s:45s', 90)).toEqual({ leadS: 30, overlapS: 45 });
+    const p = parseAbArgs(['--primer', '30s', '--players', 'stock']);
+    expect(p.plan.settings.primer).toEqual({ leadS: 30, overlapS: 20 });
+    expect(runLengthS(p.plan.settings)).toBe(390 + 30);
+    expect(describePlan(p)).toMatch(/primer: a bulk flow fills the queue 30 s before the flows start and stops 20 s after/);
+    // Without it the settings carry no primer key at all (older folders' plans still match on --resume).
+    expect('primer' in parseAbArgs(['--players', 'stock']).plan.settings).toBe(false);
+  });
+
+  it('refuses a primer that would still run when measuring begins, or too short to fill the queue', () => {
+    expect(() => parsePrimer('30s:90s', 90)).toThrow(/still run when measuring begins/);
+    expect(() => parseAbArgs(['--primer', '30s', '--warmup', '10s'])).toThrow(/still run when measuring begins/);
+    expect(() => parsePrimer('2s', 90)).toThrow(/cannot fill the queue/);
+    expect(() => parsePrimer('30s:0.5s', 90)).toThrow(/at least 1 s/);
+    expect(() => parsePrimer('30s:20s:5s', 90)).toThrow(/LEAD or LEAD:OVERLAP/);
+    expect(() => parsePrimer('thirty', 90)).toThrow(/--primer lead/);
+  });
+
+  it('flags a primer whose bytes fall inside the measured window, not one that had left', () => {
+    const plan = testPlan(undefined, 1);
+    const spec = plan.runs[0]!;
+    const data = runData(spec, 1.5);
+    const primed = { ...data.record, settings: { ...data.record.settings, primer: { leadS: 30, overlapS: 20 } } };
+    const start = data.record.times.scheduleStartS!;
+    const { window } = runWindow(primed, data.wire);
+    expect(window).not.toBeNull();
+    const n = Object.values(data.wire.bytes)[0]!.length;
+    const binOf = (s: number): number => Math.floor((s - data.wire.t0S) / data.wire.binS);
+    // Gone 20 s in: nothing inside the window.
+    const gone = new Array<number>(n).fill(0).map((_, i) => (i < binOf(start + 20) ? 1000 : 0));
+    const left = { ...primed, times: { ...primed.times, primerStartS: start - 30, primerStopS: start + 20 } };
+    expect(primerWarning(left, { ...data.wire, bytes: { ...data.wire.bytes, [String(PRIMER_PORT)]: gone } }, window)).toBeNull();
+    // Still sending at the window's start.
+    const stayed = gone.map((b, i) => (i === binOf(window!.fromS) + 1 ? 1500 : b));
+    expect(primerWarning(left, { ...data.wire, bytes: { ...data.wire.bytes, [String(PRIMER_PORT)]: stayed } }, window)).toMatch(
+      /still carried 1500 bytes inside the measured window/,
+    );
+    // Never stopped.
+    expect(primerWarning({ ...primed, times: { ...primed.times, primerStopS: null } }, data.wire, window)).toMatch(/never stopped/);
+    // No primer configured: nothing to say.
+    expect(primerWarning(data.record, data.wire, window)).toBeNull();
+  });
+});
