@@ -2,13 +2,15 @@
 // many of their requests the player issued while an earlier one was still
 // arriving (its outstanding window never emptied), how many reached the
 // origin before the response ahead had been written (a lower bound: socket
-// buffers hide the rest), and the idle time inside each train on the wire.
+// buffers hide the rest), the idle time inside each train at the origin, and
+// the gaps inside each train on the wire itself (the run's capture).
 // The same measures as `sprint wire` (wire-log.ts), over the whole run.
 
 import {
   mediaTypesOf,
   plannedTransfers,
   playerTransfers,
+  PortBins,
   TRAIN_IDLE_FLAG_SHARE,
   trainsOnWire,
   WireRequest,
@@ -23,9 +25,11 @@ export interface TrainFigures {
   /** Requests after each train's first at the origin, and those that arrived before the response ahead was written. */
   readonly originFollowing: number;
   readonly originPipelined: number;
-  /** The largest idle share of a train's time on the wire (null: no train had requests). */
+  /** The largest idle share of a train's time at the origin (null: no train had requests). */
   readonly idleShareMax: number | null;
-  /** Trains idle over TRAIN_IDLE_FLAG_SHARE of their time. */
+  /** The largest share of a train's time in gaps on the wire (wire-log.ts wireGapsMs; null: no capture or no train had requests). */
+  readonly wireGapShareMax?: number | null;
+  /** Trains idle over TRAIN_IDLE_FLAG_SHARE of their time: by the wire's gaps where captured, else at the origin. */
   readonly idleFlagged: number;
 }
 
@@ -36,14 +40,16 @@ export interface TrainFigures {
 export function trainFigures(
   originLog: readonly Record<string, unknown>[],
   playerLog: readonly Record<string, unknown>[],
+  wire: PortBins | null = null,
 ): TrainFigures | null {
   const planned = plannedTransfers(playerLog).filter((p) => p.request === null);
   if (planned.length === 0) return null;
   const requests = originLog.map(wireRequestOf).filter((r): r is WireRequest => r !== null);
   if (requests.length === 0) return null;
   const lastEnd = Math.max(...requests.map((r) => r.endMs));
-  const trains = trainsOnWire(requests, planned, mediaTypesOf(playerLog), lastEnd, playerTransfers(playerLog));
+  const trains = trainsOnWire(requests, planned, mediaTypesOf(playerLog), lastEnd, playerTransfers(playerLog), wire);
   const shares = trains.flatMap((w) => (w.idleShare === null ? [] : [w.idleShare]));
+  const gaps = trains.flatMap((w) => (w.wireGapShare === null ? [] : [w.wireGapShare]));
   return {
     trains: trains.length,
     playerFollowing: trains.reduce((s, w) => s + Math.max(0, (w.playerRequests ?? 0) - 1), 0),
@@ -51,16 +57,18 @@ export function trainFigures(
     originFollowing: trains.reduce((s, w) => s + Math.max(0, w.requests - 1), 0),
     originPipelined: trains.reduce((s, w) => s + w.pipelined, 0),
     idleShareMax: shares.length > 0 ? Math.max(...shares) : null,
-    idleFlagged: shares.filter((x) => x > TRAIN_IDLE_FLAG_SHARE).length,
+    ...(wire ? { wireGapShareMax: gaps.length > 0 ? Math.max(...gaps) : null } : {}),
+    idleFlagged: (wire ? gaps : shares).filter((x) => x > TRAIN_IDLE_FLAG_SHARE).length,
   };
 }
 
-/** "2 trains: 106/106 issued while arriving, 99/109 at the origin, idle ≤ 2.2 %" (", 1 idle over 5 %"). */
+/** "2 trains: 106/106 issued while arriving, 99/109 at the origin, idle ≤ 2.2 % (wire gaps ≤ 0.4 %)" (", 1 idle over 5 %"). */
 export function trainLabel(t: TrainFigures): string {
   return (
     `${t.trains} train${t.trains === 1 ? '' : 's'}: ${t.issuedWhileArriving}/${t.playerFollowing} issued while arriving, ` +
     `${t.originPipelined}/${t.originFollowing} at the origin` +
     (t.idleShareMax === null ? '' : `, idle ≤ ${(100 * t.idleShareMax).toFixed(1)} %`) +
+    (t.wireGapShareMax === undefined || t.wireGapShareMax === null ? '' : ` (wire gaps ≤ ${(100 * t.wireGapShareMax).toFixed(1)} %)`) +
     (t.idleFlagged > 0 ? `, ${t.idleFlagged} idle over ${100 * TRAIN_IDLE_FLAG_SHARE} %` : '')
   );
 }

@@ -21,11 +21,14 @@ import {
   PlannedTransfer,
   plannedTransfers,
   playerTransfers,
+  PortBins,
   TRAIN_IDLE_FLAG_SHARE,
   TrainOnWire,
   trainsOnWire,
+  WIRE_GAP_MIN_MS,
   WireRequest,
 } from './wire-log';
+import { readWireSeries } from '../testbed/wire-series';
 import { runMain } from '../../src/cli/run-main';
 import { alignColumns } from './format';
 
@@ -59,7 +62,9 @@ arrived before the origin had written the train's previous response (a lower
 bound: written bytes may still be in socket buffers); issued while arriving =
 the player's own transfers after the first that it issued while an earlier
 one was still arriving; idle = time inside the train no response of it was
-being written; IDLE flags trains idle over 5 %.
+being written (the origin's view); wire gaps = stretches of 300 ms or more
+with no byte of the player's port on the wire (a run folder's wire.jsonl);
+IDLE flags trains whose wire gaps (else idle) exceed 5 %.
 `;
 
 interface LogPair {
@@ -154,9 +159,25 @@ function followingShare(count: number, requests: number): string {
   return requests > 1 ? ` (${Math.round((100 * count) / (requests - 1))} %)` : '';
 }
 
-/** Whether a train idled on the wire for more than TRAIN_IDLE_FLAG_SHARE of its time. */
+/**
+ * Whether a train idled for more than TRAIN_IDLE_FLAG_SHARE of its time: on
+ * the wire itself when the run's capture is there (the gaps of at least
+ * WIRE_GAP_MIN_MS), else at the origin (an upper bound: socket buffers and
+ * the bottleneck queue keep sending after the origin has written).
+ */
 export function trainIdleFlagged(w: TrainOnWire): boolean {
-  return w.idleShare !== null && w.idleShare > TRAIN_IDLE_FLAG_SHARE;
+  const share = w.wireGapShare ?? w.idleShare;
+  return share !== null && share > TRAIN_IDLE_FLAG_SHARE;
+}
+
+/** The player port's bins from the run's wire capture beside an origin-<port>.log, or null (no capture, or another log). */
+export function portBinsBeside(accessLog: string): PortBins | null {
+  const m = /^origin-(\d+)\.log$/.exec(path.basename(accessLog));
+  const capture = path.join(path.dirname(accessLog), 'wire.jsonl');
+  if (!m || !fs.existsSync(capture)) return null;
+  const series = readWireSeries(capture, 'bytes');
+  const bytes = series.bytes[m[1] as string];
+  return bytes ? { t0Ms: series.t0S * 1000, binMs: series.binS * 1000, bytes } : null;
 }
 
 /** A train's buffer when it began, and the restart reserve then ("–": not in the log). */
@@ -180,6 +201,8 @@ function trainTable(trains: readonly TrainOnWire[], t0: number): string[] {
     'issued while arriving',
     'idle s',
     'idle %',
+    'wire gaps s',
+    'wire gaps %',
     'MB on the wire',
     'Mbit/s',
     '',
@@ -204,6 +227,8 @@ function trainTable(trains: readonly TrainOnWire[], t0: number): string[] {
         : `${w.playerPipelined} of ${w.playerRequests - 1}${followingShare(w.playerPipelined, w.playerRequests)}`,
       w.idleMs !== null ? (w.idleMs / 1000).toFixed(1) : '–',
       w.idleShare !== null ? (100 * w.idleShare).toFixed(1) : '–',
+      w.wireGapMs !== null ? (w.wireGapMs / 1000).toFixed(1) : '–',
+      w.wireGapShare !== null ? (100 * w.wireGapShare).toFixed(1) : '–',
       mb(w.bytes),
       secs > 0 && w.bytes >= 100_000 ? ((w.bytes * 8) / secs / 1e6).toFixed(2) : '–',
       trainIdleFlagged(w) ? 'IDLE' : '',
@@ -216,9 +241,11 @@ function trainTable(trains: readonly TrainOnWire[], t0: number): string[] {
     "  the last bytes written may still be in socket buffers and on the link); issued while arriving: the player's transfers after the first that it",
     '  issued while an earlier one of the train was still arriving (its log, its clock); buffer at start: video buffered when the train began, with',
     "  the restart reserve then, if any (src/train/restart-reserve.ts: it sets the resume level where it is above dash.js's own); idle: time inside the train",
-    `  no response of it was being written (gaps between one response's end and the next one's start); IDLE: over ${100 * TRAIN_IDLE_FLAG_SHARE} % of the train's time.`,
+    "  no response of it was being written (gaps between one response's end and the next one's start: the origin's view, an upper bound, since",
+    `  written bytes still wait in socket buffers and the bottleneck queue); wire gaps: stretches of at least ${WIRE_GAP_MIN_MS} ms in which no byte of`,
+    `  this player's port crossed the bottleneck (the run's wire.jsonl); IDLE: wire gaps (else idle) over ${100 * TRAIN_IDLE_FLAG_SHARE} % of the train's time.`,
     ...alignColumns([header, ...body], '  '),
-    `  ${flagged} of ${trains.length} trains idle over ${100 * TRAIN_IDLE_FLAG_SHARE} % of their time on the wire.`,
+    `  ${flagged} of ${trains.length} trains idle over ${100 * TRAIN_IDLE_FLAG_SHARE} % of their time${trains.some((w) => w.wireGapShare !== null) ? ' on the wire' : ' at the origin (no wire capture beside the log)'}.`,
     '',
   ];
 }
@@ -288,7 +315,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
           return { burst: b, type, planned: matchPlanned(b, planned, lastEnd, type) };
         })
         .filter((r) => onlyType === null || r.type === onlyType);
-      const trains = onlyType === 'audio' ? [] : trainsOnWire(requests, planned, types, lastEnd, playerTransfers(playerLines));
+      const trains =
+        onlyType === 'audio'
+          ? []
+          : trainsOnWire(requests, planned, types, lastEnd, playerTransfers(playerLines), portBinsBeside(pair.accessLog));
       if (json) io.stdout.write(`${JSON.stringify({ accessLog: pair.accessLog, playerLog: pair.playerLog, trains, bursts: rows })}\n`);
       else io.stdout.write(`${describe(pair, requests, rows, trains).join('\n')}\n`);
     }

@@ -361,6 +361,17 @@ export interface TrainOnWire {
   readonly idleMs: number | null;
   /** idleMs over the train's time on the wire (toMs − fromMs); null without requests or time. */
   readonly idleShare: number | null;
+  /**
+   * Gaps on the wire itself inside the train, ms: stretches of at least
+   * WIRE_GAP_MIN_MS in which no byte of the player's port crossed the
+   * bottleneck (the run's wire capture, `wireGapsMs`). The origin's idle time
+   * above overstates this: a response counts as written once it is in the
+   * socket buffer, while its bytes still wait there and in the bottleneck
+   * queue. Null without the capture.
+   */
+  readonly wireGapMs: number | null;
+  /** wireGapMs over the train's time; null without the capture or time. */
+  readonly wireGapShare: number | null;
   /** The train's video transfers in the player's log (null without the player's transfers). */
   readonly playerRequests: number | null;
   /** Of those after the first, the ones issued while an earlier one was still arriving (`issuedWhileArriving`). */
@@ -373,6 +384,39 @@ export interface TrainOnWire {
  * response is being sent, so the wire should not idle inside a train.
  */
 export const TRAIN_IDLE_FLAG_SHARE = 0.05;
+
+/**
+ * The shortest stretch without a byte on the wire that counts as a gap.
+ * Shorter empty 100 ms bins are packet timing: two flows sharing a queue
+ * each leave ~8 % of single bins empty at 3 Mbit/s, bulk flows included.
+ */
+export const WIRE_GAP_MIN_MS = 300;
+
+/** One port's bytes on the wire in fixed bins (the run's wire.jsonl, testbed/wire-series.ts). */
+export interface PortBins {
+  /** Start of the first bin, epoch ms. */
+  readonly t0Ms: number;
+  readonly binMs: number;
+  readonly bytes: readonly number[];
+}
+
+/** Time in [fromMs, toMs) spent in runs of empty bins at least WIRE_GAP_MIN_MS long (bins wholly inside the span). */
+export function wireGapsMs(wire: PortBins, fromMs: number, toMs: number): number {
+  const first = Math.max(0, Math.ceil((fromMs - wire.t0Ms) / wire.binMs));
+  const end = Math.min(wire.bytes.length, Math.floor((toMs - wire.t0Ms) / wire.binMs));
+  const minBins = Math.ceil(WIRE_GAP_MIN_MS / wire.binMs);
+  let gaps = 0;
+  let run = 0;
+  for (let i = first; i <= end; i++) {
+    if (i < end && (wire.bytes[i] ?? 0) === 0) {
+      run += 1;
+      continue;
+    }
+    if (run >= minBins) gaps += run;
+    run = 0;
+  }
+  return gaps * wire.binMs;
+}
 
 /**
  * Idle time inside a run of responses: the gaps, between the first start
@@ -409,6 +453,7 @@ export function trainsOnWire(
   types: ReadonlyMap<string, string>,
   openUntilMs: number,
   transfers: readonly PlayerTransfer[] | null = null,
+  wire: PortBins | null = null,
 ): TrainOnWire[] {
   // When a request reached the origin (nginx logs no arrival: when its response started).
   const arrivedAt = (r: WireRequest): number => r.arrivalMs ?? r.startMs;
@@ -433,6 +478,7 @@ export function trainsOnWire(
         if (r.arrivalMs !== null && ahead !== undefined && r.arrivalMs < ahead.endMs) pipelined += 1;
       }
       const { spanMs, idleMs } = idleInside(onConns.map((r) => ({ startMs: Math.max(r.startMs, first), endMs: Math.min(r.endMs, last) })));
+      const wireGapMs = wire !== null && mine.length > 0 ? wireGapsMs(wire, first, last) : null;
       const own =
         transfers === null
           ? null
@@ -448,6 +494,8 @@ export function trainsOnWire(
         toMs: mine.length > 0 ? last : null,
         idleMs: mine.length > 0 ? idleMs : null,
         idleShare: spanMs > 0 ? idleMs / spanMs : null,
+        wireGapMs,
+        wireGapShare: wireGapMs !== null && last > first ? wireGapMs / (last - first) : null,
         playerRequests: own === null ? null : own.length,
         playerPipelined: own === null ? null : issuedWhileArriving(own),
       };

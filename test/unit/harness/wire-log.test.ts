@@ -20,6 +20,7 @@ import {
   trainsOnWire,
   issuedWhileArriving,
   playerTransfers,
+  wireGapsMs,
   type TrainOnWire,
   type WireRequest,
 } from '../../../demo/harness/wire-log';
@@ -381,6 +382,35 @@ describe('trains on the wire', () => {
     const [e] = trainsOnWire(edge, planned, new Map([['rep-1.mp4', 'video']]), 5000);
     expect([e?.pipelined, e?.idleMs, e?.idleShare]).toEqual([1, 100, 0.05]);
     expect(trainIdleFlagged(e as TrainOnWire)).toBe(false);
+  });
+
+  test('wire gaps: only empty stretches of 300 ms or more count, and they decide the flag when the capture is there', () => {
+    // 100 ms bins from t = 0: bytes except bins 5-6 (200 ms: packet timing) and 10-13 (400 ms: a gap).
+    const bytes = Array.from({ length: 40 }, (_, i) => ((i >= 5 && i <= 6) || (i >= 10 && i <= 13) ? 0 : 1448));
+    const wire = { t0Ms: 0, binMs: 100, bytes };
+    expect(wireGapsMs(wire, 0, 4000)).toBe(400);
+    // Only bins wholly inside the span: a gap cut by the span's start is too short to count.
+    expect(wireGapsMs(wire, 1150, 4000)).toBe(0);
+    expect(wireGapsMs(wire, 0, 1200)).toBe(0);
+    expect(wireGapsMs({ ...wire, bytes: bytes.map(() => 0) }, 0, 4000)).toBe(4000);
+    // The origin idles 400 of 3000 ms (flagged by itself), but the player's port never left the wire: not flagged.
+    const one = parsed(
+      [rec(4, 1000, 2000), rec(4, 1100, 3400), rec(4, 1200, 4000)].map((l, i) =>
+        l.replace(/"start":\d+/, `"start":${[1000, 2400, 3400][i]}`),
+      ),
+    );
+    const planned = plannedTransfers([
+      { kind: 'train', id: 1, mediaType: 'video', targetBytes: 300, initialTargetBytes: 300, startMs: 900, endMs: 4100 },
+    ]);
+    const busy = { t0Ms: 0, binMs: 100, bytes: Array.from({ length: 50 }, () => 1448) };
+    const [w] = trainsOnWire(one, planned, new Map([['rep-1.mp4', 'video']]), 5000, null, busy);
+    expect([w?.idleMs, w?.wireGapMs, w?.wireGapShare]).toEqual([400, 0, 0]);
+    expect(trainIdleFlagged(w as TrainOnWire)).toBe(false);
+    // The same with 600 ms empty on the wire inside the train (20 %): flagged.
+    const gappy = { ...busy, bytes: busy.bytes.map((b, i) => (i >= 20 && i < 26 ? 0 : b)) };
+    const [g] = trainsOnWire(one, planned, new Map([['rep-1.mp4', 'video']]), 5000, null, gappy);
+    expect(g?.wireGapMs).toBe(600);
+    expect(trainIdleFlagged(g as TrainOnWire)).toBe(true);
   });
 
   test("audio carried on the train's connection fills the gap it fills on the wire; audio elsewhere does not", () => {
