@@ -17,7 +17,7 @@ import { durationLabel } from './format';
 import { crossConditions, joinGridWords, parseGrid, parseQueues, parseRates } from './grid';
 import { formatShard, parseShard, planHash, shardPlan, ShardRecord } from './shard';
 import { buildPlan, checkAbr, CommonSettings, parsePlayers, Plan, PLAYERS_ORIGINS, type PlayersOrigin, runLengthS } from './plan';
-import { describePrimer, parsePrimer } from './primer';
+import { describePrimer, parsePrimer, primerLeadProblem } from './primer';
 import { DEFAULT_SCHEDULE_TEXT, formatSchedule, parseSchedule, resolveSchedule } from './schedule';
 import { runMain } from '../../src/cli/run-main';
 
@@ -102,11 +102,12 @@ Time:
   --schedule S           phases, e.g. video:60s,both,bulk:60s (paper Fig. 12); "both"
                          lasts warm-up + duration unless given a length (default both)
   --primer LEAD[:OVERLAP]  one more bulk flow fills the queue LEAD before the run's flows start and
-                         stops OVERLAP after (default 20s; must end within the warm-up), so every
-                         connection of the run opens behind a full queue (e.g. 30s). Without it the
-                         first connections open on an idle link, and Linux cubic favours the flow that
-                         opened later by 5-20 points (README: "Which connection once saw an empty
-                         queue"). Left out of the fair share and the report
+                         stops OVERLAP after the last of them started (OVERLAP default 20s; it must
+                         end within the warm-up), so every connection of the run opens behind a full
+                         queue (e.g. 30s). Without it the first connections open on an idle link, and
+                         Linux cubic favours the flow that opened later by 5-20 points (README: "Which
+                         connection once saw an empty queue"). Not a flow of the run: left out of the
+                         fair share, the tables and the plots (the report names it in its settings)
   --repeat N             repeats of every run (default 1; use >= 3 for reported figures)
 
 Comparison:
@@ -250,6 +251,10 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
   const parallelText = v('parallel');
   const parallel = parallelText === undefined ? 1 : parseInteger(parallelText, '--parallel', 1);
   if (parallel > MAX_PARALLEL) throw new UsageError(`--parallel: at most ${MAX_PARALLEL}, got ${parallel}`);
+  if (primer) {
+    const problem = primerLeadProblem(primer, conditions);
+    if (problem) throw new UsageError(problem);
+  }
   const fullPlan = buildPlan({ settings, conditions, players, repeats, control, together: flag('together') });
   const shardText = v('shard');
   const sliced = shardText === undefined ? null : shardPlan(fullPlan, parseShard(shardText));

@@ -159,7 +159,9 @@ function finishedOk(resultsDir: string, spec: RunSpec): boolean {
  * manifest runAb then rewrites with the larger plan (the earlier command
  * kept in `extendedFrom`).
  */
-export function prepareResultsDir(options: Pick<AbOptions, 'resultsDir' | 'plan' | 'resume' | 'shard'>): 'new' | 'same' | 'more-repeats' {
+export function prepareResultsDir(
+  options: Pick<AbOptions, 'resultsDir' | 'plan' | 'resume' | 'shard' | 'pageQuery' | 'chromiumArgs'>,
+): 'new' | 'same' | 'more-repeats' {
   const dir = options.resultsDir;
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     if (!options.resume) throw new Error(`results folder ${dir} is not empty: choose another --results or add --resume to continue it`);
@@ -170,10 +172,19 @@ export function prepareResultsDir(options: Pick<AbOptions, 'resultsDir' | 'plan'
         `--resume: ${dir} holds ${shardText(old.shard)}, not ${shardText(options.shard)}; give the same --shard or use a new --results folder`,
       );
     }
+    // The page query and Chromium flags shape every run without being part of the plan: they must match too.
+    if (
+      (old.pageQuery ?? '') !== (options.pageQuery ?? '') ||
+      JSON.stringify(old.chromiumArgs ?? []) !== JSON.stringify(options.chromiumArgs ?? [])
+    ) {
+      throw new Error(
+        `--resume: ${dir} was made with --page-query ${JSON.stringify(old.pageQuery ?? '')} and Chromium flags ${JSON.stringify(old.chromiumArgs ?? [])}; give the same or use a new --results folder`,
+      );
+    }
     if (planFingerprint(old.plan) !== planFingerprint(options.plan)) {
-      if (options.shard || !extendsRepeats(old.plan, options.plan)) {
+      if (options.shard || old.merged || !extendsRepeats(old.plan, options.plan)) {
         throw new Error(
-          `--resume: ${dir} holds a different plan (other settings or runs; only --repeat may grow, and not in a shard); use a new --results folder`,
+          `--resume: ${dir} holds a different plan (other settings or runs; only --repeat may grow, and not in a shard or a merged folder); use a new --results folder`,
         );
       }
       return 'more-repeats';
@@ -220,6 +231,13 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
     options.progress,
   );
   if (skipped.length > 0) progress.message(`resuming: ${skipped.length} run(s) already finished, ${todo.length} to go`);
+  if (earlier)
+    progress.message(
+      `--repeat grows from ${earlier.plan.repeats} to ${plan.repeats}: ab.json now holds the larger plan (the earlier command kept under extendedFrom)` +
+        (earlier.source?.commit && earlier.source.commit !== manifest.source?.commit
+          ? `; the finished runs were made from ${earlier.source.commit.slice(0, 12)}, the new ones from ${manifest.source?.commit?.slice(0, 12) ?? 'an unknown commit'} (each run records its own)`
+          : ''),
+    );
   const made: RunRecord[] = [];
   let status: AbResult['status'] = 'ok';
   let extension: SprintExtension | null = null;

@@ -63,6 +63,8 @@ export function provenanceSentence(manifest: AbManifest): string {
   if (manifest.shard)
     parts.push(`shard ${formatShard(manifest.shard)} of a ${manifest.shard.planRuns}-run plan (hash ${manifest.shard.planHash})`);
   if (manifest.merged) parts.push(`merged from ${manifest.merged.from.length} folder(s) (${manifest.merged.shards.join(', ')})`);
+  for (const e of manifest.extendedFrom ?? [])
+    parts.push(`grown from ${e.repeats} repeat${e.repeats === 1 ? '' : 's'} made from ${describeSource(e.source ?? undefined)}`);
   return `${parts.join('; ')}.`;
 }
 

@@ -316,10 +316,32 @@ export function playerProblems(p: PlayerSummary, flow: FlowResult | null): strin
   return out;
 }
 
-/** A primer (primer.ts) that never stopped or still carried bytes inside the measured window: the window then measured three flows. */
-export function primerWarning(record: RunRecord, wire: FlowSeries, window: Window | null): string | null {
+/** Seconds before the flows start in which the bottleneck queue must have been at least half full for the primer to count as having filled it. */
+export const PRIMER_FULL_LOOKBACK_S = 5;
+
+/**
+ * What went wrong with a primer (primer.ts), or null: it never stopped or
+ * still carried bytes inside the measured window (the window then measured
+ * three flows), or the bottleneck queue was not at least half full in the
+ * last PRIMER_FULL_LOOKBACK_S before the run's flows started (the qdisc
+ * samples): then the flows did not open behind a full queue.
+ */
+export function primerWarning(
+  record: RunRecord,
+  wire: FlowSeries,
+  window: Window | null,
+  qdisc: readonly Record<string, unknown>[] = [],
+): string | null {
   if (!record.settings.primer || record.status !== 'ok') return null;
   if (!record.times.primerStopS) return 'the primer flow was never stopped';
+  const start = record.times.scheduleStartS;
+  const before = qdisc.filter((r) => start !== null && (r['t'] as number) >= start - PRIMER_FULL_LOOKBACK_S && (r['t'] as number) <= start);
+  if (before.length > 0) {
+    const most = Math.max(...before.map((r) => num(r['backlogBytes']) ?? 0));
+    const queue = record.spec.condition.queueBytes;
+    if (most < queue / 2)
+      return `the primer did not fill the queue: it held at most ${Math.round(most / 1024)} of ${Math.round(queue / 1024)} KB in the ${PRIMER_FULL_LOOKBACK_S} s before the flows started`;
+  }
   if (!window) return null;
   const bytes = bytesInWindow(withAllFlows(wire, [String(PRIMER_PORT)]), String(PRIMER_PORT), window);
   return bytes > 0 ? `the primer flow (port ${PRIMER_PORT}) still carried ${bytes} bytes inside the measured window` : null;
@@ -333,7 +355,7 @@ export function summarizeRun(data: RunData): RunSummary {
   const warnings = [...record.warnings];
   const overload = overloadWarning(record.host);
   if (overload) warnings.push(overload);
-  const primerLeft = primerWarning(record, data.wire, window);
+  const primerLeft = primerWarning(record, data.wire, window, data.qdisc);
   if (primerLeft) warnings.push(primerLeft);
   if ((record.concurrentRuns ?? 1) > 1)
     warnings.push(

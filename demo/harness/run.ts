@@ -11,7 +11,9 @@
 //
 // Raw files in the run directory: run.json (what ran, when, and how it ended),
 // wire.jsonl, ss.jsonl, qdisc.jsonl, player-<port>.jsonl, bulk-<port>.jsonl,
-// origin-<port>.log, browser.log. run-summary.ts turns them into figures.
+// origin-<port>.log, browser.log (with `--primer`, primer.ts: also the
+// primer's bulk-9900.jsonl and origin-9900.log, started before the
+// schedule). run-summary.ts turns them into figures.
 //
 // With an HTTPS + HTTP/2 players' origin (`--origin h2` or `nginx-h2`) each
 // run makes its own self-signed certificate for the server address (in a
@@ -42,7 +44,7 @@ import { HostRecord, hostNow, sourceVersion } from './host-info';
 import type { SprintExtension } from './extension';
 import { CommonSettings, FlowSpec, flowsOf, originIsH2, runLengthS, RunSpec } from './plan';
 import { PlayerSession } from './player-session';
-import { PRIMER_PORT } from './primer';
+import { PRIMER_PORT, primerStopOffsetS } from './primer';
 import { PhaseName } from './schedule';
 import { TeardownStack } from './teardown';
 
@@ -331,10 +333,23 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
 
     // The primer fills the queue before anything of the run opens a connection (primer.ts).
     const runStartMs = Date.now();
+    // Polls the players (none before the video flows start) and ticks progress from the primer's start on.
+    pollTimer = setInterval(() => {
+      for (const s of sessions) {
+        void s.poll();
+        if (!playerBroken && !s.last?.ready && s.pageErrors.length > 0 && Date.now() / 1000 - s.openedAtS > 5) {
+          playerBroken = `player ${s.options.label} (port ${s.options.port}) cannot start: page error: ${s.pageErrors[0]} (${s.options.url})`;
+          stopEarly.abort();
+        }
+      }
+      options.onTick?.(Math.min(runLengthS(settings), (Date.now() - runStartMs) / 1000));
+    }, 1000);
     if (primerFlow && settings.primer) {
       primerTimes.primerStartS = runStartMs / 1000;
-      startBulk(primerFlow, settings.primer.leadS + settings.primer.overlapS);
-      log(`primer on port ${primerFlow.port}: ${settings.primer.leadS} s alone, then ${settings.primer.overlapS} s with the run's flows`);
+      startBulk(primerFlow, settings.primer.leadS + primerStopOffsetS(schedule, settings.primer));
+      log(
+        `primer on port ${primerFlow.port}: ${settings.primer.leadS} s alone, then until ${settings.primer.overlapS} s after the last of the run's flows started`,
+      );
       await sleepUntil(runStartMs + settings.primer.leadS * 1000, signal);
     }
 
@@ -410,7 +425,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     if (primerFlow && settings.primer) {
       const flow = primerFlow;
       events.push({
-        atS: settings.primer.overlapS,
+        atS: primerStopOffsetS(schedule, settings.primer),
         order: 5,
         run: async () => {
           primerTimes.primerStopS = Date.now() / 1000;
@@ -450,16 +465,6 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
         phaseIndex++;
       }
     };
-    pollTimer = setInterval(() => {
-      for (const s of sessions) {
-        void s.poll();
-        if (!playerBroken && !s.last?.ready && s.pageErrors.length > 0 && Date.now() / 1000 - s.openedAtS > 5) {
-          playerBroken = `player ${s.options.label} (port ${s.options.port}) cannot start: page error: ${s.pageErrors[0]} (${s.options.url})`;
-          stopEarly.abort();
-        }
-      }
-      options.onTick?.(Math.min(runLengthS(settings), (Date.now() - runStartMs) / 1000));
-    }, 1000);
     for (const e of live) {
       await sleepUntil(at(e.atS), signal);
       markPhases(e.atS);

@@ -62,13 +62,17 @@ export function trainFigures(
   };
 }
 
-/** "2 trains: 106/106 issued while arriving, 99/109 at the origin, idle ≤ 2.2 % (wire gaps ≤ 0.4 %)" (", 1 idle over 5 %"). */
+/**
+ * "2 trains: 106/106 issued while arriving, 99/109 at the origin, idle ≤ 2.2 %" (", 1 idle over 5 %"); with the
+ * run's capture "…, idle at the origin ≤ 14.3 %, wire gaps ≤ 0.4 %" (", 1 with wire gaps over 5 %").
+ */
 export function trainLabel(t: TrainFigures): string {
+  const wire = t.wireGapShareMax !== undefined;
   return (
     `${t.trains} train${t.trains === 1 ? '' : 's'}: ${t.issuedWhileArriving}/${t.playerFollowing} issued while arriving, ` +
     `${t.originPipelined}/${t.originFollowing} at the origin` +
-    (t.idleShareMax === null ? '' : `, idle ≤ ${(100 * t.idleShareMax).toFixed(1)} %`) +
-    (t.wireGapShareMax === undefined || t.wireGapShareMax === null ? '' : ` (wire gaps ≤ ${(100 * t.wireGapShareMax).toFixed(1)} %)`) +
-    (t.idleFlagged > 0 ? `, ${t.idleFlagged} idle over ${100 * TRAIN_IDLE_FLAG_SHARE} %` : '')
+    (t.idleShareMax === null ? '' : `, idle${wire ? ' at the origin' : ''} ≤ ${(100 * t.idleShareMax).toFixed(1)} %`) +
+    (t.wireGapShareMax === undefined || t.wireGapShareMax === null ? '' : `, wire gaps ≤ ${(100 * t.wireGapShareMax).toFixed(1)} %`) +
+    (t.idleFlagged > 0 ? `, ${t.idleFlagged} ${wire ? 'with wire gaps' : 'idle'} over ${100 * TRAIN_IDLE_FLAG_SHARE} %` : '')
   );
 }

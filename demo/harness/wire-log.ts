@@ -353,13 +353,13 @@ export interface TrainOnWire {
   readonly fromMs: number | null;
   readonly toMs: number | null;
   /**
-   * Idle time inside the train on the wire, ms: from its first video
+   * Idle time inside the train at the origin, ms: from its first video
    * response's start to its last one's end, the time no media response on
    * the train's connections (its video, and audio it carried) was being
    * written (see `idleInside`). Null without requests.
    */
   readonly idleMs: number | null;
-  /** idleMs over the train's time on the wire (toMs − fromMs); null without requests or time. */
+  /** idleMs over the train's time at the origin (toMs − fromMs); null without requests or time. */
   readonly idleShare: number | null;
   /**
    * Gaps on the wire itself inside the train, ms: stretches of at least
@@ -379,7 +379,7 @@ export interface TrainOnWire {
 }
 
 /**
- * A train whose idle share on the wire is above this is flagged: the paper's
+ * A train idle over this share of its time is flagged (by its wire gaps where the capture is known, else at the origin): the paper's
  * trains (§IV-B1) keep the next request at the server while the previous
  * response is being sent, so the wire should not idle inside a train.
  */
@@ -400,15 +400,39 @@ export interface PortBins {
   readonly bytes: readonly number[];
 }
 
-/** Time in [fromMs, toMs) spent in runs of empty bins at least WIRE_GAP_MIN_MS long (bins wholly inside the span). */
-export function wireGapsMs(wire: PortBins, fromMs: number, toMs: number): number {
-  const first = Math.max(0, Math.ceil((fromMs - wire.t0Ms) / wire.binMs));
-  const end = Math.min(wire.bytes.length, Math.floor((toMs - wire.t0Ms) / wire.binMs));
-  const minBins = Math.ceil(WIRE_GAP_MIN_MS / wire.binMs);
+/**
+ * A bin with fewer payload bytes than this counts as empty: two full
+ * packets. An RTT probe's response (a one-byte range, ~300 bytes with
+ * headers) does not fill a gap; any stretch of real sending does.
+ */
+export const WIRE_BUSY_BIN_BYTES = 3000;
+
+/**
+ * Time inside [fromMs, toMs] (the origin's view of a train) spent in runs of
+ * empty bins at least WIRE_GAP_MIN_MS long, counted between the first and
+ * the last busy bin in the span only: the wire lags the origin by the
+ * bottleneck queue's delay (the train's first bytes reach the wire up to a
+ * queue later than the origin wrote them), so the empty stretch at the
+ * span's start is that lag, not a gap. Null when the capture does not cover
+ * the span.
+ */
+export function wireGapsMs(wire: PortBins, fromMs: number, toMs: number): number | null {
+  const eps = 1e-6;
+  const first = Math.ceil((fromMs - wire.t0Ms) / wire.binMs - eps);
+  const end = Math.floor((toMs - wire.t0Ms) / wire.binMs + eps);
+  if (first < 0 || end > wire.bytes.length) return null;
+  const busy = (i: number): boolean => (wire.bytes[i] ?? 0) >= WIRE_BUSY_BIN_BYTES;
+  let lo = first;
+  while (lo < end && !busy(lo)) lo++;
+  // Nothing of the player's on the wire in the whole span: its bytes crossed before or after it; no anchor.
+  if (lo >= end) return null;
+  let hi = end - 1;
+  while (hi > lo && !busy(hi)) hi--;
+  const minBins = Math.ceil(WIRE_GAP_MIN_MS / wire.binMs - eps);
   let gaps = 0;
   let run = 0;
-  for (let i = first; i <= end; i++) {
-    if (i < end && (wire.bytes[i] ?? 0) === 0) {
+  for (let i = lo; i <= hi + 1; i++) {
+    if (i <= hi && !busy(i)) {
       run += 1;
       continue;
     }
@@ -464,7 +488,7 @@ export function trainsOnWire(
     .map((train) => {
       const until = train.toMs ?? openUntilMs;
       const mine = video.filter((r) => arrivedAt(r) >= train.fromMs && arrivedAt(r) <= until);
-      // The response ahead of a request, and idle time on the wire, count every media response on the
+      // The response ahead of a request, and idle time at the origin, count every media response on the
       // train's connections: audio carried in the train (player/sprint puts it on the train's connection)
       // is as much ahead of the next video request, and fills the link as much, as video.
       const conns = new Set(mine.map((r) => r.conn));

@@ -5,8 +5,9 @@
 // the measured window; it is not one of the run's flows; and both flows of
 // the run, which open behind the primer's full queue, never measured an
 // RTT near zero (their lowest RTT, `ss`'s min RTT, is a good part of the
-// queue's 0.7 s) — the point of the primer. Without it both open on an idle
-// link (lowest RTT ≈ 0). No fair-share figure is asserted.
+// queue's 0.7 s) — the point of the primer. The same control without the
+// primer is run too, to show the RTT check can fail: there both flows open
+// on an idle link (lowest RTT ≈ 0). No fair-share figure is asserted.
 // Needs `npm run build` first.
 
 import { existsSync, mkdtempSync, rmSync } from 'fs';
@@ -34,27 +35,32 @@ const ARGS = [
   '1',
   '--cc',
   'cubic',
-  '--primer',
-  '8s:5s',
 ];
+const PRIMER = ['--primer', '8s:5s'];
 
 describe('sprint ab --primer (root)', () => {
   let dir: string;
   let result: AbResult;
+  let without: AbResult;
 
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'sprint-ab-primer-'));
-    const parsed = parseAbArgs([...ARGS, '--results', path.join(dir, 'results')]);
+  const run = async (args: string[], name: string): Promise<AbResult> => {
+    const parsed = parseAbArgs([...args, '--results', path.join(dir, name)]);
     const problems = await checkCanRun(parsed.plan);
     if (problems.length > 0) throw new Error(`cannot run the primer test here:\n  - ${problems.join('\n  - ')}`);
-    result = await runAb({
+    return runAb({
       resultsDir: parsed.resultsDir,
       plan: parsed.plan,
-      argv: ARGS,
+      argv: args,
       defaultAbr: parsed.defaultAbr,
       progress: { write: () => undefined },
     });
-  }, 180_000);
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'sprint-ab-primer-'));
+    result = await run([...ARGS, ...PRIMER], 'results');
+    without = await run(ARGS, 'without');
+  }, 240_000);
 
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -68,7 +74,9 @@ describe('sprint ab --primer (root)', () => {
     expect(t.primerStartS).not.toBeNull();
     expect(t.primerStopS).not.toBeNull();
     expect(t.scheduleStartS! - t.primerStartS!).toBeGreaterThanOrEqual(8);
-    expect(t.primerStopS!).toBeGreaterThan(t.scheduleStartS!);
+    // Stopped 5 s after both flows started (the default schedule starts them together), well before measuring.
+    expect(t.primerStopS! - t.scheduleStartS!).toBeGreaterThanOrEqual(5);
+    expect(t.primerStopS! - t.scheduleStartS!).toBeLessThan(8);
     expect(run.flows.map((f) => f.port)).toEqual([8001, 9001]);
     const runDir = path.join(dir, 'results', run.spec.dir);
     expect(existsSync(path.join(runDir, `bulk-${PRIMER_PORT}.jsonl`))).toBe(true);
@@ -81,6 +89,7 @@ describe('sprint ab --primer (root)', () => {
     expect(before).toBeGreaterThan(1_000_000);
     const summary = result.report!.runs[0]!;
     expect(summary.window).not.toBeNull();
+    expect(summary.window!.fromS).toBeGreaterThan(t.primerStopS!);
     const inWindow = primer.slice(binOf(summary.window!.fromS), binOf(summary.window!.toS)).reduce((a, b) => a + b, 0);
     expect(inWindow).toBe(0);
     expect(summary.flows.map((f) => f.id)).toEqual(['8001', '9001']);
@@ -97,7 +106,16 @@ describe('sprint ab --primer (root)', () => {
     }
   });
 
+  it('without the primer the same two flows open on an idle link (the check above can fail)', () => {
+    expect(without.status).toBe('ok');
+    const summary = without.report!.runs[0]!;
+    expect(without.made[0]!.times.primerStartS).toBeUndefined();
+    const lowest = ['8001', '9001'].map((id) => summary.tcp[id]!.lowestRttMs ?? Infinity);
+    expect(Math.min(...lowest)).toBeLessThan(100);
+  });
+
   it('left no namespace behind', () => {
-    for (const r of result.made) for (const ns of r.testbed!.namespaces) expect(existsSync(`/var/run/netns/${ns}`)).toBe(false);
+    for (const r of [...result.made, ...without.made])
+      for (const ns of r.testbed!.namespaces) expect(existsSync(`/var/run/netns/${ns}`)).toBe(false);
   });
 });

@@ -175,5 +175,19 @@ describe('results folder', () => {
     // Fewer repeats would orphan finished runs; other players are another plan.
     expect(() => prepareResultsDir({ resultsDir: dir, plan: testPlan(undefined, 1), resume: true })).toThrow(/only --repeat may grow/);
     expect(() => prepareResultsDir({ resultsDir: dir, plan: testPlan([STOCK], 3), resume: true })).toThrow(/different plan/);
+    // The page query and Chromium flags shape every run: a resume must keep them.
+    expect(() => prepareResultsDir({ resultsDir: dir, plan, resume: true, pageQuery: 'transport=fetch' })).toThrow(/--page-query ""/);
+    expect(() => prepareResultsDir({ resultsDir: dir, plan, resume: true, chromiumArgs: ['--foo'] })).toThrow(/Chromium flags \[\]/);
+  });
+
+  it('does not grow --repeat in a merged folder (its merge record would be lost)', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { prepareResultsDir } = require('../../../demo/harness/ab') as typeof import('../../../demo/harness/ab');
+    const merged = { from: ['a', 'b'], shards: ['1/2', '2/2'], duplicates: [], missingShards: [], notes: [] };
+    writeResultsFolder(dir, testPlan(undefined, 2), () => 1.2, undefined, { manifest: { merged } });
+    expect(prepareResultsDir({ resultsDir: dir, plan: testPlan(undefined, 2), resume: true })).toBe('same');
+    expect(() => prepareResultsDir({ resultsDir: dir, plan: testPlan(undefined, 3), resume: true })).toThrow(
+      /not in a shard or a merged folder/,
+    );
   });
 });

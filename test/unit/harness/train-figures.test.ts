@@ -49,14 +49,15 @@ describe('train figures for the report', () => {
 
   test("with the run's wire capture: gaps on the wire decide the flag, not the origin's idle", () => {
     // The origin idles 500 ms (3000-3500) but the port's bytes kept crossing the wire: no gap, not flagged.
-    const busy = { t0Ms: 0, binMs: 100, bytes: Array.from({ length: 60 }, () => 1448) };
+    const busy = { t0Ms: 0, binMs: 100, bytes: Array.from({ length: 60 }, () => 15000) };
     const t = trainFigures(log, player, busy);
     expect([t?.idleShareMax, t?.wireGapShareMax, t?.idleFlagged]).toEqual([500 / 3500, 0, 0]);
-    expect(trainLabel(t!)).toBe('1 train: 1/2 issued while arriving, 1/2 at the origin, idle ≤ 14.3 % (wire gaps ≤ 0.0 %)');
+    expect(trainLabel(t!)).toBe('1 train: 1/2 issued while arriving, 1/2 at the origin, idle at the origin ≤ 14.3 %, wire gaps ≤ 0.0 %');
     // Nothing on the wire from 3000 to 3500 either: a 500 ms gap, flagged.
     const gap = { ...busy, bytes: busy.bytes.map((b, i) => (i >= 30 && i < 35 ? 0 : b)) };
     const g = trainFigures(log, player, gap);
     expect([g?.wireGapShareMax, g?.idleFlagged]).toEqual([500 / 3500, 1]);
+    expect(trainLabel(g!)).toMatch(/wire gaps ≤ 14\.3 %, 1 with wire gaps over 5 %$/);
   });
 
   test('none for a player without trains, or without an origin log', () => {

@@ -386,13 +386,19 @@ describe('trains on the wire', () => {
 
   test('wire gaps: only empty stretches of 300 ms or more count, and they decide the flag when the capture is there', () => {
     // 100 ms bins from t = 0: bytes except bins 5-6 (200 ms: packet timing) and 10-13 (400 ms: a gap).
-    const bytes = Array.from({ length: 40 }, (_, i) => ((i >= 5 && i <= 6) || (i >= 10 && i <= 13) ? 0 : 1448));
+    const bytes = Array.from({ length: 40 }, (_, i) => ((i >= 5 && i <= 6) || (i >= 10 && i <= 13) ? 0 : 15000));
     const wire = { t0Ms: 0, binMs: 100, bytes };
     expect(wireGapsMs(wire, 0, 4000)).toBe(400);
     // Only bins wholly inside the span: a gap cut by the span's start is too short to count.
     expect(wireGapsMs(wire, 1150, 4000)).toBe(0);
     expect(wireGapsMs(wire, 0, 1200)).toBe(0);
-    expect(wireGapsMs({ ...wire, bytes: bytes.map(() => 0) }, 0, 4000)).toBe(4000);
+    // Nothing at all in the span, or a span the capture does not cover: no figure.
+    expect(wireGapsMs({ ...wire, bytes: bytes.map(() => 0) }, 0, 4000)).toBeNull();
+    expect(wireGapsMs(wire, 0, 4500)).toBeNull();
+    expect(wireGapsMs({ ...wire, t0Ms: 100 }, 0, 3000)).toBeNull();
+    // The wire lags the origin by the queue: an empty start (700 ms) is that lag, not a gap; probe-sized bins (300 B) are empty.
+    const lagged = bytes.map((b, i) => (i < 7 ? 0 : i === 12 ? 300 : b));
+    expect(wireGapsMs({ ...wire, bytes: lagged }, 0, 4000)).toBe(400);
     // The origin idles 400 of 3000 ms (flagged by itself), but the player's port never left the wire: not flagged.
     const one = parsed(
       [rec(4, 1000, 2000), rec(4, 1100, 3400), rec(4, 1200, 4000)].map((l, i) =>
@@ -402,7 +408,7 @@ describe('trains on the wire', () => {
     const planned = plannedTransfers([
       { kind: 'train', id: 1, mediaType: 'video', targetBytes: 300, initialTargetBytes: 300, startMs: 900, endMs: 4100 },
     ]);
-    const busy = { t0Ms: 0, binMs: 100, bytes: Array.from({ length: 50 }, () => 1448) };
+    const busy = { t0Ms: 0, binMs: 100, bytes: Array.from({ length: 50 }, () => 15000) };
     const [w] = trainsOnWire(one, planned, new Map([['rep-1.mp4', 'video']]), 5000, null, busy);
     expect([w?.idleMs, w?.wireGapMs, w?.wireGapShare]).toEqual([400, 0, 0]);
     expect(trainIdleFlagged(w as TrainOnWire)).toBe(false);
