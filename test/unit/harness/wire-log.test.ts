@@ -259,6 +259,38 @@ describe('sprint wire', () => {
     ]);
   });
 
+  test("a run folder with its wire capture: the train's wire gaps, and IDLE by them", async () => {
+    const withWire = fs.mkdtempSync(path.join(os.tmpdir(), 'sprint-wire-gaps-'));
+    try {
+      for (const f of ['origin-8001.log', 'player-8001.jsonl']) fs.copyFileSync(path.join(dir, f), path.join(withWire, f));
+      // 100 ms bins from 0.5 s to 3.5 s: the player's port busy except 1.5-2.0 s (500 ms), the bulk flow's port busy throughout.
+      const lines = [];
+      for (let i = 5; i < 35; i++) {
+        const t = i / 10;
+        const gap = t >= 1.5 - 1e-9 && t < 2.0 - 1e-9;
+        lines.push(
+          JSON.stringify({
+            kind: 'wire',
+            t,
+            binMs: 100,
+            flows: {
+              ...(gap ? {} : { '8001': { bytes: 15000, wireBytes: 15600, packets: 11 } }),
+              '9001': { bytes: 15000, wireBytes: 15600, packets: 11 },
+            },
+          }),
+        );
+      }
+      fs.writeFileSync(path.join(withWire, 'wire.jsonl'), `${lines.join('\n')}\n`);
+      const c = captureIo();
+      expect(await main([withWire], c.io)).toBe(0);
+      // Train #1 spans 1.001-3.0 s at the origin with no idle there; on the wire 0.5 s of it was empty: 25 %.
+      expect(c.out()).toMatch(/train #1 .* 2 +1 \(100 %\) +– +0\.0 +0\.0 +0\.5 +25\.0 .*IDLE/);
+      expect(c.out()).toContain('1 of 1 trains idle over 5 % of their time on the wire.');
+    } finally {
+      fs.rmSync(withWire, { recursive: true, force: true });
+    }
+  });
+
   test('a burst that begins with audio riding the train still counts as video', async () => {
     const mixed = fs.mkdtempSync(path.join(os.tmpdir(), 'sprint-wire-mixed-'));
     const rec = (file: string, arrival: number, end: number) =>
