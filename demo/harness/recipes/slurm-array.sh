@@ -30,7 +30,7 @@ set -euo pipefail
 EVAL=${EVAL:-fig6}
 RESULTS_ROOT=${RESULTS_ROOT:-$PWD/results}
 # The plan: identical in every task (the plan hash must match to merge).
-SPRINT_AB_ARGS=${SPRINT_AB_ARGS:-"--players stock,sprint-x,sprint --rate 1.5mbit,3mbit,6mbit,25mbit --queue 64kb,256kb,512kb,1536kb --bulk 1 --cc cubic --abr buffer --duration 5m --warmup 90s --repeat 2 --set eval --keep-going"}
+SPRINT_AB_ARGS=${SPRINT_AB_ARGS:-"--players stock,sprint-x,sprint --rate 1.5mbit,3mbit,6mbit,25mbit --queue 64kb,256kb,512kb,1536kb --bulk 1 --cc cubic --abr buffer --duration 5m --warmup 90s --primer 30s --repeat 2 --set eval --keep-going"}
 
 cd "${SLURM_SUBMIT_DIR:-$PWD}"
 SHARD=$(demo/harness/recipes/shard-arg.sh "$SLURM_ARRAY_TASK_ID" "${SLURM_ARRAY_TASK_MIN:-1}" "$SLURM_ARRAY_TASK_COUNT")
