@@ -61,7 +61,7 @@ import { parseRange } from '../../src/sprintx/range-plan';
 import { outstandingBytes } from '../../src/model/outstanding-window';
 import { TrainPolicy } from '../../src/train/train-policy';
 import { RestartReserve } from '../../src/train/restart-reserve';
-import { holdVideoForAudio } from '../../src/train/audio-order';
+import { audioOrder } from '../../src/train/audio-order';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
 import { DashFragmentRecorder } from '../dataplane/segment-records';
@@ -462,12 +462,15 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const video = this.types.get(TRAIN_MEDIA_TYPE);
     const audio = this.types.get(RIDER_MEDIA_TYPE);
     if (!video || !audio) return this.releaseAudioHold();
-    const hold = holdVideoForAudio({
-      videoAheadSec: this.bufferSec(TRAIN_MEDIA_TYPE) + this.inFlightSec(video),
+    const videoInFlightSec = this.inFlightSec(video);
+    const { hold, awaitingVideo } = audioOrder({
+      videoAheadSec: this.bufferSec(TRAIN_MEDIA_TYPE) + videoInFlightSec,
       audioAheadSec: this.bufferSec(RIDER_MEDIA_TYPE) + this.inFlightSec(audio),
       audioBufferSec: this.bufferSec(RIDER_MEDIA_TYPE),
       audioTargetSec: this.scheduler?.bufferTarget(RIDER_MEDIA_TYPE) ?? NaN,
       videoSegmentSec: this.nextSegmentSec(video),
+      videoInFlightSec,
+      videoRateRatio: this.videoRateRatio(video),
     });
     if (!hold) return this.releaseAudioHold();
     const now = nowMs();
@@ -475,7 +478,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       this.audioHoldSince = now;
       this.ctx.stats.count('sprint.audioHolds');
     }
-    if (audio.queue.some((e) => e.state !== 'aborted')) {
+    // Audio in flight, or at dash.js's target until the video in flight lands: waiting is expected.
+    if (awaitingVideo || audio.queue.some((e) => e.state !== 'aborted')) {
       this.audioIdleSince = null;
       return true;
     }
@@ -484,6 +488,21 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.ctx.stats.count('sprint.audioHoldTimeouts');
     this.audioHoldSuspended = true;
     return this.releaseAudioHold();
+  }
+
+  /**
+   * The rate video is expected to arrive at over the bitrate the ABR chose
+   * last (src/train/audio-order.ts): while a train's first media segment
+   * after a pause is in flight, the lowest recent restart rate
+   * (src/train/restart-reserve.ts), else the bandwidth estimate; NaN when
+   * either is unknown.
+   */
+  private videoRateRatio(t: TypeState): number {
+    const bitrate = t.lastBitrate;
+    if (bitrate === null || !(bitrate > 0)) return NaN;
+    const restarting = t.queue.some((e) => e.restartProbe && e.state === 'loading');
+    const rate = (restarting ? t.restart.rateBitsPerSec() : null) ?? this.estimates.bandwidthBitsPerSec();
+    return rate !== null && rate > 0 ? rate / bitrate : NaN;
   }
 
   private releaseAudioHold(): false {

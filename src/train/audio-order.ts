@@ -23,6 +23,23 @@
  * HTTP/2 at a 512 KB queue (RTT ~1.2 s) the window sat at one request with
  * 26 s of audio buffered, and the player got 90 % of its fair share. The
  * caller bounds how long one hold may last.
+ *
+ * Two refinements for a train that resumes after a pause (README, "Paper
+ * Fig. 11"): the connection restarts from its initial window and video
+ * arrives far below its bitrate (0.29–0.34 Mbit/s for 1.35 Mbit/s
+ * segments on the testbed), and dash.js asks for audio late — its audio
+ * target is the video buffered plus 1 s, so audio that ended the last
+ * train one segment ahead asks only once the first video of the new train
+ * is appended. Measured: three video segments (2 MB) went on the wire
+ * before that audio request, it waited 14 s behind them with 9 s of audio
+ * buffered, and playback stalled. So:
+ *   - the allowed lead shrinks with the rate video is expected to arrive at
+ *     over its bitrate (below 1): half the audio buffered, in media time,
+ *     is only safe while video arrives at its bitrate or faster;
+ *   - audio counts as wanting to load when it will once the video in
+ *     flight lands (its target then rises by that video's media time), and
+ *     while it waits for that landing its silence is expected, not a stall
+ *     of dash.js's audio loop (`awaitingVideo`).
  */
 
 export interface AudioOrderState {
@@ -32,21 +49,50 @@ export interface AudioOrderState {
   audioAheadSec: number;
   /** Audio buffered ahead of the playhead (appended only), seconds. */
   audioBufferSec: number;
-  /** The buffer level dash.js fills audio to, seconds; NaN when unknown (audio then wants to load). */
+  /** The buffer level dash.js fills audio to now, seconds; NaN when unknown (audio then wants to load). */
   audioTargetSec: number;
   /** Media time of the next video segment, seconds. */
   videoSegmentSec: number;
+  /**
+   * Media time of the video requests in flight, seconds (part of
+   * videoAheadSec): dash.js's audio target follows the video buffered, so it
+   * rises by this much once they land. 0 or absent: audio's target as it is.
+   */
+  videoInFlightSec?: number;
+  /** The rate video is expected to arrive at over its bitrate; NaN or absent: unknown (taken as 1). */
+  videoRateRatio?: number;
+}
+
+export interface AudioOrderDecision {
+  /** The next video request should wait for audio to ask for its next segment. */
+  readonly hold: boolean;
+  /** Audio is at dash.js's target now and will ask only once the video in flight lands: its silence is expected. */
+  readonly awaitingVideo: boolean;
+}
+
+/** Whether the next video request should wait for audio, and whether audio is silent only until the video in flight lands. */
+export function audioOrder(s: AudioOrderState): AudioOrderDecision {
+  const inFlight = s.videoInFlightSec !== undefined && s.videoInFlightSec > 0 ? s.videoInFlightSec : 0;
+  const known = Number.isFinite(s.audioTargetSec);
+  const atTargetNow = known && s.audioBufferSec >= s.audioTargetSec;
+  const wantsOnceLanded = !known || s.audioBufferSec < s.audioTargetSec + inFlight;
+  const hold = wantsOnceLanded && s.videoAheadSec - s.audioAheadSec >= allowedLeadSec(s);
+  return { hold, awaitingVideo: hold && atTargetNow };
 }
 
 /** True when the next video request should wait for audio to ask for its next segment. */
 export function holdVideoForAudio(s: AudioOrderState): boolean {
-  const audioWants = !(Number.isFinite(s.audioTargetSec) && s.audioBufferSec >= s.audioTargetSec);
-  if (!audioWants) return false;
-  return s.videoAheadSec - s.audioAheadSec >= allowedLeadSec(s);
+  return audioOrder(s).hold;
 }
 
-/** How far video may lead audio (media seconds asked for) before it waits: one segment, or half the audio buffered. */
-export function allowedLeadSec(s: Pick<AudioOrderState, 'audioBufferSec' | 'videoSegmentSec'>): number {
+/**
+ * How far video may lead audio (media seconds asked for) before it waits:
+ * one segment, or half the audio buffered scaled by the expected rate over
+ * the bitrate when that is below 1, whichever is more.
+ */
+export function allowedLeadSec(s: Pick<AudioOrderState, 'audioBufferSec' | 'videoSegmentSec' | 'videoRateRatio'>): number {
   const buffered = Number.isFinite(s.audioBufferSec) && s.audioBufferSec > 0 ? s.audioBufferSec : 0;
-  return Math.max(s.videoSegmentSec, buffered / 2, 0.001);
+  const ratio = s.videoRateRatio;
+  const pace = ratio !== undefined && Number.isFinite(ratio) && ratio >= 0 ? Math.min(1, ratio) : 1;
+  return Math.max(s.videoSegmentSec, (buffered / 2) * pace, 0.001);
 }

@@ -2,7 +2,7 @@
 // (src/train/audio-order.ts): video waits only while it leads audio by a
 // whole segment (or half the audio buffered, when that is more) and audio
 // still wants to load.
-import { allowedLeadSec, holdVideoForAudio, type AudioOrderState } from '../../../src/train/audio-order';
+import { allowedLeadSec, audioOrder, holdVideoForAudio, type AudioOrderState } from '../../../src/train/audio-order';
 
 const base: AudioOrderState = { videoAheadSec: 8, audioAheadSec: 8, audioBufferSec: 4, audioTargetSec: 30, videoSegmentSec: 4 };
 
@@ -34,5 +34,61 @@ describe('holdVideoForAudio', () => {
     expect(allowedLeadSec({ audioBufferSec: 6, videoSegmentSec: 4 })).toBe(4);
     expect(allowedLeadSec({ audioBufferSec: NaN, videoSegmentSec: 4 })).toBe(4);
     expect(allowedLeadSec({ audioBufferSec: -1, videoSegmentSec: 0 })).toBe(0.001);
+  });
+  it('shrinks the lead by the rate video arrives at over its bitrate, never below a segment', () => {
+    const deep = { audioBufferSec: 26, videoSegmentSec: 4 };
+    expect(allowedLeadSec({ ...deep, videoRateRatio: 1.2 })).toBe(13);
+    expect(allowedLeadSec({ ...deep, videoRateRatio: 0.5 })).toBe(6.5);
+    expect(allowedLeadSec({ ...deep, videoRateRatio: 0.1 })).toBe(4);
+    expect(allowedLeadSec({ ...deep, videoRateRatio: NaN })).toBe(13);
+  });
+});
+
+describe('audioOrder at a train that resumes after a pause (the stall it prevents)', () => {
+  // The testbed's BW-80 run: the train resumed with 20.2 s of video and 24.2 s of audio buffered; dash.js's
+  // audio target was the video buffered + 1 s. 13 s later, two 1.35 Mbit/s video segments (8 s) in flight
+  // and arriving at the restart rate (0.29 Mbit/s, 21 % of the bitrate), dash.js asked for a third.
+  const restart: AudioOrderState = {
+    videoAheadSec: 7.2 + 8,
+    audioAheadSec: 11.2,
+    audioBufferSec: 11.2,
+    audioTargetSec: 7.2 + 1,
+    videoSegmentSec: 4,
+    videoInFlightSec: 8,
+    videoRateRatio: 0.29 / 1.35,
+  };
+
+  it('holds the third video request: audio will want to load once the video in flight lands', () => {
+    expect(audioOrder(restart)).toEqual({ hold: true, awaitingVideo: true });
+  });
+
+  it('did not hold it before (audio above its target now, half its buffer allowed at any rate): it went, audio waited 14 s', () => {
+    expect(holdVideoForAudio({ ...restart, videoInFlightSec: 0, videoRateRatio: NaN })).toBe(false);
+    // Either refinement alone is not enough here.
+    expect(audioOrder({ ...restart, videoRateRatio: NaN }).hold).toBe(false);
+    expect(audioOrder({ ...restart, videoInFlightSec: 0 }).hold).toBe(false);
+  });
+
+  it('once audio has asked (its request in flight behind the video), video goes on', () => {
+    expect(
+      audioOrder({
+        ...restart,
+        videoAheadSec: 9.1 + 4,
+        audioAheadSec: 9.3 + 4,
+        audioBufferSec: 9.3,
+        audioTargetSec: 10.1,
+        videoInFlightSec: 4,
+      }).hold,
+    ).toBe(false);
+  });
+
+  it('audio below its target now is not awaiting video (its silence would be a stalled audio loop)', () => {
+    expect(audioOrder({ ...restart, audioTargetSec: 30 })).toEqual({ hold: true, awaitingVideo: false });
+  });
+
+  it('audio that stays at its target once the video lands does not hold video', () => {
+    expect(
+      audioOrder({ ...restart, audioBufferSec: 20, audioAheadSec: 20, videoAheadSec: 30, audioTargetSec: 8, videoInFlightSec: 8 }).hold,
+    ).toBe(false);
   });
 });
