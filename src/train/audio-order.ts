@@ -63,6 +63,16 @@ export interface AudioOrderState {
   videoRateRatio?: number;
 }
 
+/**
+ * A lead within this share of the allowed lead counts as reaching it. Audio
+ * segments are not exactly as long as video's (1024-sample AAC frames), so
+ * "one whole segment ahead" must not hang on a few milliseconds: on the
+ * testbed a restart with two video segments in flight and audio one
+ * segment ahead in the buffer led by 4.00 s against a 4 s allowance, and
+ * whether the third video request waited was a matter of rounding.
+ */
+export const LEAD_TOLERANCE = 0.05;
+
 export interface AudioOrderDecision {
   /** The next video request should wait for audio to ask for its next segment. */
   readonly hold: boolean;
@@ -76,7 +86,7 @@ export function audioOrder(s: AudioOrderState): AudioOrderDecision {
   const known = Number.isFinite(s.audioTargetSec);
   const atTargetNow = known && s.audioBufferSec >= s.audioTargetSec;
   const wantsOnceLanded = !known || s.audioBufferSec < s.audioTargetSec + inFlight;
-  const hold = wantsOnceLanded && s.videoAheadSec - s.audioAheadSec >= allowedLeadSec(s);
+  const hold = wantsOnceLanded && s.videoAheadSec - s.audioAheadSec >= allowedLeadSec(s) * (1 - LEAD_TOLERANCE);
   return { hold, awaitingVideo: hold && atTargetNow };
 }
 
