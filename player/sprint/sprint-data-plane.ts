@@ -463,10 +463,11 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const audio = this.types.get(RIDER_MEDIA_TYPE);
     if (!video || !audio) return this.releaseAudioHold();
     const videoInFlightSec = this.inFlightSec(video);
+    const audioBufferSec = this.bufferSec(RIDER_MEDIA_TYPE);
     const { hold, awaitingVideo } = audioOrder({
       videoAheadSec: this.bufferSec(TRAIN_MEDIA_TYPE) + videoInFlightSec,
-      audioAheadSec: this.bufferSec(RIDER_MEDIA_TYPE) + this.inFlightSec(audio),
-      audioBufferSec: this.bufferSec(RIDER_MEDIA_TYPE),
+      audioAheadSec: audioBufferSec + this.inFlightSec(audio),
+      audioBufferSec,
       audioTargetSec: this.scheduler?.bufferTarget(RIDER_MEDIA_TYPE) ?? NaN,
       videoSegmentSec: this.nextSegmentSec(video),
       videoInFlightSec,

@@ -90,11 +90,6 @@ export function audioOrder(s: AudioOrderState): AudioOrderDecision {
   return { hold, awaitingVideo: hold && atTargetNow };
 }
 
-/** True when the next video request should wait for audio to ask for its next segment. */
-export function holdVideoForAudio(s: AudioOrderState): boolean {
-  return audioOrder(s).hold;
-}
-
 /**
  * How far video may lead audio (media seconds asked for) before it waits:
  * one segment, or half the audio buffered scaled by the expected rate over

@@ -2,7 +2,9 @@
 // (src/train/audio-order.ts): video waits only while it leads audio by a
 // whole segment (or half the audio buffered, when that is more) and audio
 // still wants to load.
-import { allowedLeadSec, audioOrder, holdVideoForAudio, type AudioOrderState } from '../../../src/train/audio-order';
+import { allowedLeadSec, audioOrder, type AudioOrderState } from '../../../src/train/audio-order';
+
+const holdVideoForAudio = (s: AudioOrderState): boolean => audioOrder(s).hold;
 
 const base: AudioOrderState = { videoAheadSec: 8, audioAheadSec: 8, audioBufferSec: 4, audioTargetSec: 30, videoSegmentSec: 4 };
 
