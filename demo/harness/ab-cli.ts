@@ -16,7 +16,17 @@ import { checkCanRun, runAb } from './ab';
 import { durationLabel } from './format';
 import { crossConditions, joinGridWords, parseGrid, parseQueues, parseRates } from './grid';
 import { formatShard, parseShard, planHash, shardPlan, ShardRecord } from './shard';
-import { buildPlan, checkAbr, CommonSettings, parsePlayers, Plan, PLAYERS_ORIGINS, type PlayersOrigin, runLengthS } from './plan';
+import {
+  buildPlan,
+  checkAbr,
+  CommonSettings,
+  parsePairs,
+  parsePlayers,
+  Plan,
+  PLAYERS_ORIGINS,
+  type PlayersOrigin,
+  runLengthS,
+} from './plan';
 import { describePrimer, parsePrimer, primerLeadProblem } from './primer';
 import { DEFAULT_SCHEDULE_TEXT, formatSchedule, parseSchedule, resolveSchedule } from './schedule';
 import { runMain } from '../../src/cli/run-main';
@@ -45,6 +55,7 @@ const SPEC: OptionsSpec = {
   control: { kind: 'flag' },
   'no-control': { kind: 'flag' },
   together: { kind: 'flag' },
+  pairs: { kind: 'value' },
   results: { kind: 'value' },
   resume: { kind: 'flag' },
   'keep-going': { kind: 'flag' },
@@ -85,7 +96,8 @@ Network (comma lists are crossed into a grid):
   --queue Q[,Q…]         bottleneck queue in bytes, e.g. 256kb (default 256kb)
   --grid "rate=… queue=…"  the same as a sweep, e.g. --grid rate=1.5mbit,3mbit,6mbit,25mbit
                          queue=64kb,256kb,512kb,1536kb (paper Fig. 6)
-  --bulk N               competing bulk downloads (default 1)
+  --bulk N               competing bulk downloads (default 1; 0 only when every run has two
+                         video flows: --pairs with --players none --no-control)
   --cc NAME              server congestion control: cubic, bbr, reno (default cubic)
   --delay D              added one-way propagation delay each way, e.g. 20ms (default 0ms)
   --slow-start-after-idle on|off   the server's tcp_slow_start_after_idle (default on)
@@ -113,6 +125,11 @@ Time:
 Comparison:
   --control / --no-control   bulk-vs-bulk control per condition (default on)
   --together             also run all players together against the bulk flows
+  --pairs LIST           also run pairs of players together, e.g. stock+stock,stock+sprint,
+                         sprint+sprint (each side as in --players; a player paired with itself
+                         is labelled NAME#1 and NAME#2). With --players none --no-control --bulk 0
+                         the two video flows share the link alone (paper Table I's video-vs-video
+                         rows; its rows against a bulk flow are the players alone and the control)
 
 Output:
   --results DIR          results folder (default results/ab-<date>-<time>)
@@ -174,6 +191,8 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
   const flag = (name: string): boolean => args.flags.has(name);
 
   const defaultAbr = checkAbr(v('abr') ?? 'dash-default');
+  const pairsText = v('pairs');
+  const pairs = pairsText === undefined ? [] : parsePairs(pairsText, defaultAbr);
   const players = parsePlayers(v('players') ?? 'stock,sprint-x', defaultAbr);
   if (players.length > 4)
     throw new UsageError(`--players: at most 4 players (got ${players.length}); the machine runs them in one browser`);
@@ -196,7 +215,7 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
   const conditions = crossConditions(rates, queues);
 
   const bulkText = v('bulk');
-  const bulkFlows = bulkText === undefined ? 1 : parseInteger(bulkText, '--bulk', 1);
+  const bulkFlows = bulkText === undefined ? 1 : parseInteger(bulkText, '--bulk', 0);
   if (bulkFlows > 16) throw new UsageError(`--bulk: at most 16 bulk flows, got ${bulkFlows}`);
   const repeatText = v('repeat');
   const repeats = repeatText === undefined ? 1 : parseInteger(repeatText, '--repeat', 1);
@@ -255,7 +274,7 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
     const problem = primerLeadProblem(primer, conditions);
     if (problem) throw new UsageError(problem);
   }
-  const fullPlan = buildPlan({ settings, conditions, players, repeats, control, together: flag('together') });
+  const fullPlan = buildPlan({ settings, conditions, players, repeats, control, together: flag('together'), pairs });
   const shardText = v('shard');
   const sliced = shardText === undefined ? null : shardPlan(fullPlan, parseShard(shardText));
   return {

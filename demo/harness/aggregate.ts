@@ -51,7 +51,7 @@ export type MetricName = (typeof METRICS)[number];
 
 /** A column of the Fig. 6-style table. */
 export interface Column {
-  /** "stock", "together:stock", "control". */
+  /** "stock", "together:stock", a pair's "stock-vs-sprint:stock", "control". */
   readonly key: string;
   /** Variant directory name the runs come from. */
   readonly variant: string;
@@ -93,7 +93,9 @@ export function columnsOf(runs: readonly RunSummary[], playerOrder: readonly str
       const label = r.players[0]?.label ?? r.flows.find((f) => f.role === 'player')?.label ?? r.variant.name;
       add({ key: label, variant: r.variant.name, kind: 'player', flow: label });
     } else if (r.variant.kind === 'together') {
-      for (const p of r.players) add({ key: `together:${p.label}`, variant: r.variant.name, kind: 'together', flow: p.label });
+      // All players together keep "together:LABEL"; a pair (plan.ts parsePairs) is keyed by its name, as a label can be in several pairs.
+      const prefix = r.variant.name === 'together' ? 'together' : r.variant.name;
+      for (const p of r.players) add({ key: `${prefix}:${p.label}`, variant: r.variant.name, kind: 'together', flow: p.label });
     } else if (r.variant.kind === 'control') {
       add({ key: 'control', variant: r.variant.name, kind: 'control', flow: 'control' });
     }

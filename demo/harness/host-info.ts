@@ -8,6 +8,7 @@
 
 import { execFileSync } from 'child_process';
 import * as os from 'os';
+import type { BuildRecord } from './build-stamp';
 import type { SourceVersion } from './manifest';
 
 export interface HostRecord {
@@ -18,6 +19,8 @@ export interface HostRecord {
   readonly kernel?: string;
   readonly commit?: string | null;
   readonly dirty?: boolean | null;
+  /** The player bundles the run served (build-stamp.ts). Absent in runs recorded before it was added. */
+  readonly build?: BuildRecord;
 }
 
 function git(repoDir: string, args: string[]): string | null {

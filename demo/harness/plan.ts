@@ -5,6 +5,9 @@
 // repeat, the plan runs:
 //   - each player alone against the bulk flows (like the paper's figures);
 //   - optionally all players together against the bulk flows (`--together`);
+//   - optionally pairs of players in one run (`--pairs stock+sprint,…`; with
+//     `--bulk 0` two video flows alone on the link: paper Table I's
+//     video-vs-video rows);
 //   - the control: one extra bulk flow in the video's place (`--control`, on by default).
 // Variants are interleaved within each repeat (A, B, control, A, B, control…)
 // so slow drift of the machine affects every variant alike. Pure: no I/O.
@@ -38,7 +41,7 @@ export type VariantKind = 'player' | 'together' | 'control';
 
 export interface Variant {
   readonly kind: VariantKind;
-  /** Directory-safe name: a player's label, "together" or "control". */
+  /** Directory-safe name: a player's label, "together", a pair's "stock-vs-sprint" or "control". */
   readonly name: string;
   /** Players in the run (none for the control). */
   readonly players: readonly PlayerSpec[];
@@ -187,6 +190,48 @@ export function checkAbr(text: string): string {
   return text;
 }
 
+/**
+ * "stock+sprint,sprint+sprint" → pairs of player specs (each side as in
+ * --players). A pair of the same player gets labels "sprint#1" and
+ * "sprint#2" so its two flows stay apart in the reports.
+ */
+export function parsePairs(text: string, defaultAbr: string): Array<readonly [PlayerSpec, PlayerSpec]> {
+  const items = text.split(',').map((s) => s.trim());
+  if (items.some((s) => s === '')) throw new UsageError(`--pairs: ${JSON.stringify(text)} has an empty entry`);
+  const out: Array<readonly [PlayerSpec, PlayerSpec]> = [];
+  for (const item of items) {
+    const sides = item.split('+').map((s) => s.trim());
+    if (sides.length !== 2 || sides.some((s) => s === '' || s === 'none'))
+      throw new UsageError(`--pairs: ${JSON.stringify(item)} should be two players joined by +, e.g. stock+sprint`);
+    const [a, b] = sides.map((side) => {
+      try {
+        return parsePlayers(side, defaultAbr)[0] as PlayerSpec;
+      } catch (err) {
+        throw new UsageError((err as Error).message.replace(/^--players/, `--pairs (${item})`));
+      }
+    }) as [PlayerSpec, PlayerSpec];
+    const pair: readonly [PlayerSpec, PlayerSpec] =
+      a.label === b.label
+        ? [
+            { ...a, label: `${a.label}#1` },
+            { ...b, label: `${b.label}#2` },
+          ]
+        : [a, b];
+    if (out.some((p) => pairName(p) === pairName(pair))) throw new UsageError(`--pairs: ${JSON.stringify(item)} is listed twice`);
+    out.push(pair);
+  }
+  return out;
+}
+
+/** A pair's directory name: "stock-vs-sprint" (a player paired with itself: "sprint-vs-sprint"). */
+export function pairName(pair: readonly [PlayerSpec, PlayerSpec]): string {
+  return pair.map((p) => safeName(p.label.replace(/#\d+$/, ''))).join('-vs-');
+}
+
+function pairVariant(pair: readonly [PlayerSpec, PlayerSpec]): Variant {
+  return { kind: 'together', name: pairName(pair), players: [...pair] };
+}
+
 /** Directory-safe form of a label ("sprint-x/bw-80" → "sprint-x_bw-80"). */
 export function safeName(label: string): string {
   return label.replace(/[^A-Za-z0-9._-]+/g, '_');
@@ -217,19 +262,30 @@ export interface PlanOptions {
   readonly repeats: number;
   readonly control: boolean;
   readonly together: boolean;
+  /** Pairs of players run together (`--pairs`), each a variant of kind 'together'. */
+  readonly pairs?: ReadonlyArray<readonly [PlayerSpec, PlayerSpec]>;
 }
 
 export function buildPlan(options: PlanOptions): Plan {
   const { conditions, players, repeats } = options;
   if (conditions.length === 0) throw new UsageError('no network conditions to run');
-  if (players.length === 0 && !options.control) throw new UsageError('nothing to run: no players and no control');
+  const pairs = options.pairs ?? [];
+  if (players.length === 0 && !options.control && pairs.length === 0)
+    throw new UsageError('nothing to run: no players, no pairs and no control');
   if (!Number.isInteger(repeats) || repeats < 1) throw new UsageError(`--repeat must be a whole number >= 1, got ${repeats}`);
   const keys = new Set(conditions.map((c) => c.key));
   if (keys.size !== conditions.length) throw new UsageError('the grid lists the same condition twice');
-  if (options.settings.bulkFlows < 1) throw new UsageError('--bulk must be >= 1: fair share is measured against competing bulk flows');
   const variants: Variant[] = players.map((p) => ({ kind: 'player', name: safeName(p.label), players: [p] }));
   if (options.together && players.length >= 2) variants.push({ kind: 'together', name: 'together', players: [...players] });
+  for (const pair of pairs) variants.push(pairVariant(pair));
   if (options.control) variants.push({ kind: 'control', name: 'control', players: [] });
+  if (options.settings.bulkFlows < 1) {
+    const alone = variants.filter((v) => v.players.length < 2).map((v) => v.name);
+    if (alone.length > 0)
+      throw new UsageError(
+        `--bulk 0 leaves ${alone.join(', ')} alone on the link: with no bulk flow every run needs two video flows (--pairs, with --players none --no-control)`,
+      );
+  }
   const names = new Set(variants.map((v) => v.name));
   if (names.size !== variants.length)
     throw new UsageError(`two variants share a directory name: ${variants.map((v) => v.name).join(', ')}`);

@@ -4,10 +4,16 @@
 // no browser: it only reads files. `sprint report --out MERGED DIR1 DIR2 …`
 // first merges the folders of one plan made on several machines
 // (`sprint ab --shard K/N`, merge.ts) into MERGED, then reports on it.
+// `sprint report --paper INDEX` rebuilds the folders an index names and
+// prints the README's compact tables of the paper's figures
+// (paper-tables.ts); with `--readme FILE` it rewrites them there.
 
 import { OptionsSpec, parseArgs, UsageError } from '../../src/cli/args';
 import { CliIo, processIo, reportError } from '../../src/cli/io';
+import { existsSync, readFileSync, writeFileSync } from 'fs';
+import * as path from 'path';
 import { alignColumns } from './format';
+import { FigureId, loadFolder, paperTables, readmeTables, readPaperIndex, replaceReadmeTables } from './paper-tables';
 import { mergeResults } from './merge';
 import { buildReport } from './report';
 import { summaryTables } from './report-tables';
@@ -15,6 +21,9 @@ import { runMain } from '../../src/cli/run-main';
 
 const SPEC: OptionsSpec = {
   out: { kind: 'value' },
+  paper: { kind: 'value' },
+  readme: { kind: 'value' },
+  'no-rebuild': { kind: 'flag' },
   help: { kind: 'flag', short: 'h' },
 };
 
@@ -30,6 +39,15 @@ machines), copies their runs into MERGED (a new folder, or an earlier merge of
 the same plan) with the full plan's ab.json, and reports on MERGED. Refuses
 folders whose plans (plan hash, --abr, --page-query) or commits differ; runs
 made twice, shards not given and runs nobody made are listed under Problems.
+
+  sprint report --paper INDEX [--readme FILE] [--no-rebuild]
+
+rebuilds every folder the index names (demo/results/paper.json: the folders
+that feed each of the paper's figures, relative to the index) and prints the
+compact tables of Fig. 6, Table I, Fig. 11 and the competitors: median
+[min–max] (runs) per cell. --readme FILE replaces the tables between FILE's
+<!-- paper-table: ID --> and <!-- /paper-table --> markers. --no-rebuild
+reads the folders' summary.json as they are.
 `;
 
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
@@ -42,6 +60,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       io.stdout.write(USAGE);
       return 0;
     }
+    const paper = args.values.get('paper');
+    if (paper !== undefined) {
+      if (args.positionals.length > 0 || args.values.has('out'))
+        throw new UsageError('--paper takes the index alone: no results folders, no --out');
+      return paperReport(paper, args.values.get('readme'), !args.flags.has('no-rebuild'), io);
+    }
+    if (args.values.has('readme') || args.flags.has('no-rebuild')) throw new UsageError('--readme and --no-rebuild go with --paper');
     const out = args.values.get('out');
     if (args.positionals.length === 0) throw new UsageError('expected a results folder (or several with --out MERGED)');
     if (args.positionals.length > 1 && out === undefined)
@@ -80,3 +105,39 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
 }
 
 runMain(module, 'sprint report', main);
+
+/** `--paper`: the folders an index names, rebuilt unless told not to, folded into the paper's figures. */
+function paperReport(indexFile: string, readme: string | undefined, rebuild: boolean, io: CliIo): number {
+  try {
+    const index = readPaperIndex(indexFile);
+    const base = path.dirname(indexFile);
+    const built = new Set<string>();
+    const tables = paperTables(index, (name) => {
+      const dir = path.join(base, name);
+      if (rebuild && !built.has(name)) {
+        const r = buildReport(dir);
+        built.add(name);
+        for (const u of r.unreadable) io.stderr.write(`sprint report: ${name}/${u.dir}: ${u.error}\n`);
+        io.stderr.write(`rebuilt ${name}: ${r.runs.length} run(s), ${r.missing.length} not made\n`);
+      }
+      return loadFolder(dir);
+    });
+    for (const [id, text] of tables) io.stdout.write(`<!-- paper-table: ${id} -->\n${text}\n<!-- /paper-table -->\n\n`);
+    if (readme !== undefined) {
+      if (!existsSync(readme)) throw new Error(`${readme}: no such file`);
+      const before = readFileSync(readme, 'utf8');
+      const after = replaceReadmeTables(before, tables);
+      const had = readmeTables(before);
+      const changed = [...tables.keys()].filter((id) => had.has(id) && had.get(id) !== tables.get(id as FigureId));
+      const absent = [...tables.keys()].filter((id) => !had.has(id));
+      if (after !== before) writeFileSync(readme, after);
+      io.stderr.write(
+        `${readme}: ${changed.length > 0 ? `rewrote ${changed.join(', ')}` : 'no table changed'}${absent.length > 0 ? `; no block for ${absent.join(', ')} (add <!-- paper-table: ID --> … <!-- /paper-table -->)` : ''}\n`,
+      );
+    }
+    return 0;
+  } catch (err) {
+    io.stderr.write(`sprint report: ${(err as Error).message}\n`);
+    return 1;
+  }
+}

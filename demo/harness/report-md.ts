@@ -2,6 +2,7 @@
 // the exact command, the conditions, the summary tables (report-tables.ts;
 // the first is paper Fig. 6's), problems, and one line per run. Pure.
 
+import { describeBuild } from './build-stamp';
 import type { Aggregate } from './aggregate';
 import { describeSource } from './host-info';
 import { durationLabel, mbit, stallLabel } from './format';
@@ -44,16 +45,28 @@ export function settingsSentence(manifest: AbManifest): string {
     `${s.delayMs > 0 ? `, ${s.delayMs} ms propagation delay each way` : ', no added propagation delay'}` +
     `, slow start after idle ${s.slowStartAfterIdle ? 'on' : 'off'}` +
     `${s.origin === undefined ? '' : `; the players' origin is ${s.origin === 'h2' ? 'ours over HTTPS + HTTP/2' : s.origin === 'nginx-h2' ? 'nginx over HTTPS + HTTP/2' : 'nginx'}`}. ` +
-    `${s.bulkFlows} bulk flow${s.bulkFlows === 1 ? '' : 's'} from the same server. ` +
+    `${s.bulkFlows === 0 ? 'No bulk flow: the video flows of each run share the link alone' : `${s.bulkFlows} bulk flow${s.bulkFlows === 1 ? '' : 's'} from the same server`}. ` +
     `Content "${s.contentSet}" (${s.layout}), ABR ${manifest.defaultAbr}. ` +
     `Schedule ${formatSchedule(s.schedule)}: the first ${durationLabel(s.warmupS)} after the flows meet are discarded, ` +
     `${durationLabel(s.measureS)} measured. ` +
     `${s.primer ? `${describePrimer(s.primer).replace(/^primer: a bulk flow/, 'A primer bulk flow (not counted)')}. ` : ''}` +
     `${n} repeat${n === 1 ? '' : 's'}. ` +
     'Fair share = total measured throughput ÷ number of flows (paper §V-A), measured on the wire after the bottleneck ' +
-    '(TCP payload, 100 ms bins per server port). Each player ran alone against the bulk flows under identical conditions; ' +
-    '"control" is one more bulk flow in the video\'s place (bulk vs bulk).'
+    '(TCP payload, 100 ms bins per server port). ' +
+    variantsSentence(manifest.plan.variants)
   );
+}
+
+/** What the plan's variants are, in the words of the tables' columns. */
+function variantsSentence(variants: AbManifest['plan']['variants']): string {
+  const parts: string[] = [];
+  if (variants.some((v) => v.kind === 'player')) parts.push('Each player ran alone against the bulk flows under identical conditions');
+  if (variants.some((v) => v.kind === 'together' && v.name === 'together')) parts.push('"together" runs had all players at once');
+  if (variants.some((v) => v.kind === 'together' && v.name !== 'together'))
+    parts.push('a pair ("A vs B") ran two players at once in one browser, each in its own window and from its own origin port');
+  if (variants.some((v) => v.kind === 'control')) parts.push('"control" is one more bulk flow in the video\'s place (bulk vs bulk)');
+  const text = parts.join('; ');
+  return text === '' ? '' : `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }
 
 /** Where the results come from: commit, plan hash, shard or merge. */
@@ -77,6 +90,16 @@ export function machineLines(runs: readonly RunSummary[]): string[] {
     seen.set(key, (seen.get(key) ?? 0) + 1);
   }
   return [...seen].map(([k, n]) => `${k} (${n} run(s))`);
+}
+
+/** The player builds the runs served (build-stamp.ts): "build 33d605e (20 run(s))"; runs from before builds were recorded count as "not recorded". */
+export function buildLines(runs: readonly RunSummary[]): string[] {
+  const seen = new Map<string, number>();
+  for (const r of runs) {
+    const key = r.host?.build ? describeBuild(r.host.build) : 'not recorded';
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  return seen.size === 1 && seen.has('not recorded') ? [] : [...seen].map(([k, n]) => `${k} (${n} run(s))`);
 }
 
 /** Runs of the plan the report could not use: not made yet, or unreadable. */
@@ -115,6 +138,8 @@ export function buildSummaryMarkdown(
   out.push(provenanceSentence(manifest), '');
   const machines = machineLines(runs);
   if (machines.length > 0) out.push(`Machines: ${machines.join('; ')}.`, '');
+  const builds = buildLines(runs);
+  if (builds.length > 0) out.push(`Player builds served: ${builds.join('; ')}.`, '');
   for (const t of summaryTables(agg)) out.push(renderTable(t));
   const problems = problemLines(agg, gaps).map((p) => `- ${p}`);
   if (problems.length > 0) out.push('## Problems', '', ...problems, '');

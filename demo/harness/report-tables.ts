@@ -27,8 +27,20 @@ export interface TableModel {
 
 export function columnTitle(c: Column): string {
   if (c.kind === 'control') return 'control (bulk)';
-  if (c.kind === 'together') return `${c.flow} (together)`;
+  if (c.kind === 'together') return `${c.flow} (${c.variant === 'together' ? 'together' : pairTitle(c.variant)})`;
   return c.flow;
+}
+
+/** "stock-vs-sprint" → "stock vs sprint". */
+export function pairTitle(variant: string): string {
+  return variant.split('-vs-').join(' vs ');
+}
+
+/** One column per pair variant (its first flow: unfairness is the run's, not a flow's). */
+function pairColumns(all: readonly Column[]): Column[] {
+  const out: Column[] = [];
+  for (const c of all) if (c.kind === 'together' && c.variant !== 'together' && !out.some((o) => o.variant === c.variant)) out.push(c);
+  return out;
 }
 
 /** Distinct rates in order, each with its queue sizes ascending. */
@@ -48,10 +60,11 @@ function perRate(
   columns: readonly Column[],
   text: (cell: Cell | undefined) => string,
   share?: MetricName,
+  title: (c: Column) => string = columnTitle,
 ): TableModel['blocks'] {
   return byRate(agg).map((r) => ({
     caption: rateLabel(r.rate),
-    header: ['queue', ...columns.map(columnTitle)],
+    header: ['queue', ...columns.map(title)],
     rows: r.queues.map((q) => {
       const cells = columns.map((c) => cellOf(agg, q.key, c.key));
       return {
@@ -131,17 +144,16 @@ export function summaryTables(agg: Aggregate): TableModel[] {
     });
     tables.push({ id: 'startup', title: 'Startup delay, seconds', blocks: perRate(agg, players, metric('startupS', 1)) });
   }
+  const pairs = pairColumns(all);
   tables.push({
     id: 'unfairness',
     title: 'Unfairness √(1 − JFI) over all flows of a run (paper Table I)',
-    note: 'Lower is fairer; the control column is bulk vs bulk.',
-    blocks: perRate(
-      agg,
-      all.filter((c) => c.kind !== 'together'),
-      metric('unfairnessAll', 3),
+    note: `Lower is fairer; the control column is bulk vs bulk${pairs.length > 0 ? '; a pair column (A vs B) is its two players together with the bulk flows, if any' : ''}.`,
+    blocks: perRate(agg, [...all.filter((c) => c.kind !== 'together'), ...pairs], metric('unfairnessAll', 3), undefined, (c) =>
+      c.kind === 'together' ? pairTitle(c.variant) : columnTitle(c),
     ),
   });
-  const together = all.filter((c) => c.kind === 'together');
+  const together = all.filter((c) => c.kind === 'together' && c.variant === 'together');
   if (together.length > 0) {
     tables.push({
       id: 'unfairness-video',

@@ -40,6 +40,7 @@ import { repoRoot } from '../testbed/delay-element';
 import { spkiTrustFlags } from '../chromium-flags';
 import { makeSelfSignedCert } from '../server/tls-cert';
 import { CHROMIUM_FLAGS, launchBrowserInNamespace, NamespaceBrowser } from './browser';
+import { buildRecord } from './build-stamp';
 import { HostRecord, hostNow, sourceVersion } from './host-info';
 import type { SprintExtension } from './extension';
 import { CommonSettings, FlowSpec, flowsOf, originIsH2, runLengthS, RunSpec } from './plan';
@@ -187,6 +188,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
   const warnings: string[] = [];
   const hostStart = hostNow();
   const source = sourceVersion(repoRoot());
+  const build = buildRecord(path.join(repoRoot(), 'dist'));
   const setupStartS = Date.now() / 1000;
 
   let tb: Testbed | null = null;
@@ -518,6 +520,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
       kernel: hostStart.kernel,
       commit: source.commit,
       dirty: source.dirty,
+      build,
     },
     ...((options.concurrentRuns ?? 1) > 1 ? { concurrentRuns: options.concurrentRuns } : {}),
     warnings,

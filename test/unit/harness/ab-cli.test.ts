@@ -81,9 +81,29 @@ describe('sprint ab arguments', () => {
     expect(parseAbArgs(['--origin', 'ours']).plan.settings.origin).toBeUndefined();
   });
 
+  it('reads paper Table I video-vs-video pairs with no bulk flow', () => {
+    const p = parseAbArgs([
+      '--players',
+      'none',
+      '--no-control',
+      '--bulk',
+      '0',
+      '--pairs',
+      'stock+stock,stock+sprint,sprint+sprint',
+      '--queue',
+      '256kb,512kb',
+    ]);
+    expect(p.plan.variants.map((v) => v.name)).toEqual(['stock-vs-stock', 'stock-vs-sprint', 'sprint-vs-sprint']);
+    expect(p.plan.settings.bulkFlows).toBe(0);
+    expect(p.plan.runs).toHaveLength(6);
+    expect(describePlan(p)).toMatch(/0 bulk/);
+  });
+
   it.each([
     [['--rate', '3mbps'], /ambiguous/],
-    [['--bulk', '0'], /--bulk/],
+    [['--bulk', '0'], /--bulk 0 leaves stock, sprint-x, control alone/],
+    [['--bulk', '0', '--pairs', 'stock+sprint'], /--bulk 0 leaves stock, sprint-x, control alone/],
+    [['--pairs', 'stock'], /--pairs/],
     [['--cc', 'vegas'], /--cc/],
     [['--players', 'stock,netflix'], /unknown mode "netflix"/],
     [['--grid', 'rate=3mbit', '--rate', '6mbit'], /either in --grid rate=… or in --rate/],

@@ -5,7 +5,7 @@
 import { UsageError } from '../../../src/cli/args';
 import { crossConditions, joinGridWords, parseGrid, parseQueues, parseRates } from '../../../demo/harness/grid';
 import { parseAbArgs } from '../../../demo/harness/ab-cli';
-import { buildPlan, flowsOf, formatBytesShort, formatRateShort, parsePlayers } from '../../../demo/harness/plan';
+import { buildPlan, flowsOf, formatBytesShort, formatRateShort, parsePairs, parsePlayers } from '../../../demo/harness/plan';
 import { playerUrl } from '../../../demo/harness/run';
 import { planNeedsExtension } from '../../../demo/harness/extension';
 import { formatSchedule, parseSchedule, resolveSchedule } from '../../../demo/harness/schedule';
@@ -153,10 +153,57 @@ describe('plan', () => {
     ]);
   });
 
+  it('runs pairs of players as variants of their own, with or without bulk flows (paper Table I)', () => {
+    const pairs = parsePairs('stock+stock, stock+sprint,sprint/bw-80+sprint', 'buffer');
+    expect(pairs.map((p) => p.map((x) => x.label))).toEqual([
+      ['stock#1', 'stock#2'],
+      ['stock', 'sprint'],
+      ['sprint/bw-80', 'sprint'],
+    ]);
+    const plan = buildPlan({
+      settings: { ...SETTINGS, bulkFlows: 0 },
+      conditions,
+      players: [],
+      repeats: 1,
+      control: false,
+      together: false,
+      pairs,
+    });
+    expect(plan.variants.map((v) => `${v.kind}:${v.name}`)).toEqual([
+      'together:stock-vs-stock',
+      'together:stock-vs-sprint',
+      'together:sprint_bw-80-vs-sprint',
+    ]);
+    expect(plan.runs.map((r) => r.dir).slice(0, 2)).toEqual(['runs/3mbit-256kb/stock-vs-stock/r1', 'runs/3mbit-256kb/stock-vs-sprint/r1']);
+    // two video flows and nothing else on the link
+    expect(flowsOf(plan.variants[0]!, 0).map((f) => `${f.port}:${f.role}:${f.label}`)).toEqual([
+      '8001:player:stock#1',
+      '8002:player:stock#2',
+    ]);
+    // the pair's players keep their mode and ABR
+    expect(plan.variants[2]!.players.map((p) => `${p.mode}/${p.abr}`)).toEqual(['sprint/bw-80', 'sprint/buffer']);
+    // with a bulk flow the pairs come after the players alone, before the control
+    const mixed = buildPlan({
+      settings: SETTINGS,
+      conditions,
+      players,
+      repeats: 1,
+      control: true,
+      together: false,
+      pairs: pairs.slice(1, 2),
+    });
+    expect(mixed.variants.map((v) => v.name)).toEqual(['stock', 'sprint-x', 'stock-vs-sprint', 'control']);
+    expect(() => parsePairs('stock', 'buffer')).toThrow(/two players joined by \+/);
+    expect(() => parsePairs('stock+sprint+sprint', 'buffer')).toThrow(/two players joined by \+/);
+    expect(() => parsePairs('stock+netflix', 'buffer')).toThrow(/--pairs \(stock\+netflix\): unknown mode "netflix"/);
+    expect(() => parsePairs('stock+sprint,stock+sprint', 'buffer')).toThrow(/listed twice/);
+    expect(() => parsePairs('stock+sprint,', 'buffer')).toThrow(/empty entry/);
+  });
+
   it('refuses plans with nothing to compare against', () => {
     expect(() =>
       buildPlan({ settings: { ...SETTINGS, bulkFlows: 0 }, conditions, players, repeats: 1, control: true, together: false }),
-    ).toThrow(/--bulk must be >= 1/);
+    ).toThrow(/--bulk 0 leaves stock, sprint-x, control alone on the link/);
     expect(() => buildPlan({ settings: SETTINGS, conditions, players: [], repeats: 1, control: false, together: false })).toThrow(
       /nothing to run/,
     );

@@ -1,0 +1,93 @@
+// Which player build a run served. The harness runs from the source tree
+// but the origin serves the bundles in dist/ (player, demo page, extension),
+// which are only as new as the last `npm run build`: the checkout's commit
+// alone does not say what the players ran. `npm run build` ends by writing
+// dist/build.json (the commit and whether the tree had uncommitted changes,
+// with a fingerprint of the bundles it built); each run records the
+// fingerprint of the bundles it actually served and the stamp's commit when
+// the two agree (otherwise the commit is unknown: dist was changed after the
+// stamp).
+
+import { createHash } from 'crypto';
+import { existsSync, readFileSync, writeFileSync } from 'fs';
+import * as path from 'path';
+import type { SourceVersion } from './manifest';
+
+export const BUILD_STAMP_FILE = 'build.json';
+
+/** The bundles a player run is made of, relative to dist/ (the socket host binary is built by extension:install and left out). */
+export const BUNDLE_FILES = [
+  'player/sprint.js',
+  'player/demo-page.js',
+  'extension/unpacked/manifest.json',
+  'extension/unpacked/background.js',
+  'extension/unpacked/content.js',
+] as const;
+
+/** A run's record of the player build it served. */
+export interface BuildRecord {
+  /** sha256 (first 12 hex digits) over the bundles' names and bytes; null when none is built. */
+  readonly bundle: string | null;
+  /** The commit `npm run build` ran from, when dist/build.json matches the bundles served; null otherwise. */
+  readonly commit: string | null;
+  /** Whether that tree had uncommitted changes (null when unknown). */
+  readonly dirty: boolean | null;
+  readonly builtAt: string | null;
+}
+
+interface Stamp {
+  readonly format: 'sprint-build';
+  readonly commit: string | null;
+  readonly dirty: boolean | null;
+  readonly builtAt: string;
+  readonly bundle: string | null;
+}
+
+/** Fingerprint of the bundles in distDir: sha256 over each present file's name and bytes (missing files count as absent). */
+export function bundleFingerprint(distDir: string): string | null {
+  const h = createHash('sha256');
+  let any = false;
+  for (const f of BUNDLE_FILES) {
+    const p = path.join(distDir, f);
+    if (!existsSync(p)) continue;
+    any = true;
+    h.update(`${f}\0`);
+    h.update(readFileSync(p));
+    h.update('\0');
+  }
+  return any ? h.digest('hex').slice(0, 12) : null;
+}
+
+/** Writes distDir/build.json for the bundles there, from the given source version. */
+export function writeBuildStamp(distDir: string, source: SourceVersion, now: Date = new Date()): Stamp {
+  const stamp: Stamp = {
+    format: 'sprint-build',
+    commit: source.commit,
+    dirty: source.dirty,
+    builtAt: now.toISOString(),
+    bundle: bundleFingerprint(distDir),
+  };
+  writeFileSync(path.join(distDir, BUILD_STAMP_FILE), `${JSON.stringify(stamp, null, 1)}\n`);
+  return stamp;
+}
+
+/** What a run served: the bundles' fingerprint now, with the stamp's commit when the stamp describes those bundles. */
+export function buildRecord(distDir: string): BuildRecord {
+  const bundle = bundleFingerprint(distDir);
+  let stamp: Stamp | null = null;
+  try {
+    const s = JSON.parse(readFileSync(path.join(distDir, BUILD_STAMP_FILE), 'utf8')) as Stamp;
+    if (s.format === 'sprint-build') stamp = s;
+  } catch {
+    stamp = null;
+  }
+  if (!stamp || stamp.bundle !== bundle) return { bundle, commit: null, dirty: null, builtAt: null };
+  return { bundle, commit: stamp.commit, dirty: stamp.dirty, builtAt: stamp.builtAt };
+}
+
+/** "build 33d605e", "build 33d605e+" (uncommitted changes), "bundle 1a2b3c4d5e6f" (commit unknown), "build unknown". */
+export function describeBuild(b: BuildRecord | undefined | null): string {
+  if (!b) return 'build unknown';
+  if (b.commit) return `build ${b.commit.slice(0, 7)}${b.dirty ? '+' : ''}`;
+  return b.bundle ? `bundle ${b.bundle}` : 'build unknown';
+}

@@ -1,0 +1,339 @@
+// The README's compact tables of the paper's evaluation (§V: Fig. 6, Table I,
+// Fig. 11, the competitors of §V-B), built from committed results folders.
+// An index (demo/results/paper.json) names the folders that feed each
+// figure; their runs are pooled per figure (folders of one figure must share
+// their settings, apart from the players' origin) and folded into median
+// [min–max] (runs) cells by aggregate.ts, the same figures `sprint report
+// DIR` gives per folder. The README holds each figure between markers
+// (`<!-- paper-table: fig6 -->` … `<!-- /paper-table -->`); `sprint report
+// --paper` rewrites them and a unit test keeps them equal to what the
+// committed folders give. Pure apart from loadFolder.
+
+import { existsSync, readFileSync } from 'fs';
+import * as path from 'path';
+import type { Summary } from '../testbed/metrics';
+import { aggregate, Aggregate, Cell, cellOf, Column } from './aggregate';
+import { bytesLabel, cellText, rateLabel } from './format';
+import { describeBuild } from './build-stamp';
+import { AbManifest, readManifest } from './manifest';
+import { conditionKey } from './plan';
+import type { RunSummary } from './run-summary';
+
+export const FIGURES = ['fig6', 'table1', 'fig11', 'competitors'] as const;
+export type FigureId = (typeof FIGURES)[number];
+
+/** demo/results/paper.json: for each figure, the results folders (relative to the index) that feed it. */
+export interface PaperIndex {
+  readonly figures: Readonly<Partial<Record<FigureId, readonly string[]>>>;
+}
+
+/** One results folder as the tables read it: its plan and its runs' summaries. */
+export interface FolderData {
+  readonly name: string;
+  readonly manifest: AbManifest;
+  readonly runs: readonly RunSummary[];
+}
+
+/** Sprint's band (paper §V: Sprint gets 97–105 % of its fair share); cells outside it are bold. */
+export const SPRINT_BAND: readonly [number, number] = [97, 105];
+/** Paper Fig. 6's grid. */
+export const FIG6_RATES = [1.5e6, 3e6, 6e6, 25e6];
+export const FIG6_QUEUES = [64, 256, 512, 1536].map((k) => k * 1024);
+/** Paper Fig. 11's ABR aggressiveness. */
+export const FIG11_X = [50, 80, 100, 120];
+
+/** Paper Table I (median unfairness over 5 runs), 3 Mbit/s: [256 KB, 512 KB]. */
+const TABLE1_PAPER: Readonly<Record<string, readonly [number, number]>> = {
+  'bulk vs bulk': [0.03, 0.05],
+  'stock vs stock': [0.04, 0.1],
+  'stock vs Sprint': [0.12, 0.49],
+  'stock vs bulk': [0.15, 0.45],
+  'Sprint vs Sprint': [0.06, 0.05],
+  'Sprint vs bulk': [0.03, 0.03],
+};
+
+export function readPaperIndex(file: string): PaperIndex {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`${file}: ${(err as Error).message}`);
+  }
+  const figures = (raw as { figures?: unknown }).figures;
+  if (typeof figures !== 'object' || figures === null) throw new Error(`${file}: expected {"figures": {"fig6": [folders…], …}}`);
+  for (const [k, v] of Object.entries(figures)) {
+    if (!(FIGURES as readonly string[]).includes(k))
+      throw new Error(`${file}: unknown figure ${JSON.stringify(k)}; figures are ${FIGURES.join(', ')}`);
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || x === '' || x.includes('..')))
+      throw new Error(`${file}: figure ${k} must list results folder names`);
+  }
+  return { figures: figures as PaperIndex['figures'] };
+}
+
+/** Reads a folder's ab.json and the run summaries `sprint report` wrote into its summary.json. */
+export function loadFolder(dir: string): FolderData {
+  const manifest = readManifest(dir);
+  const file = path.join(dir, 'summary.json');
+  if (!existsSync(file)) throw new Error(`${dir}: no summary.json (run sprint report ${dir})`);
+  const s = JSON.parse(readFileSync(file, 'utf8')) as { format?: string; runs?: RunSummary[] };
+  if (s.format !== 'sprint-ab-summary' || !Array.isArray(s.runs)) throw new Error(`${file}: not an A/B summary`);
+  return { name: path.basename(dir), manifest, runs: s.runs };
+}
+
+/** The settings folders of one figure must share (the players' origin may differ: one column can run over HTTP/2). */
+function settingsKey(m: AbManifest): string {
+  const { origin: _origin, ...rest } = m.plan.settings;
+  return JSON.stringify(rest, Object.keys(rest).sort());
+}
+
+/** One aggregate over the runs of several folders; refuses folders whose settings differ. */
+export function pool(figure: string, folders: readonly FolderData[]): Aggregate {
+  const first = folders[0];
+  for (const f of folders.slice(1))
+    if (first && settingsKey(f.manifest) !== settingsKey(first.manifest))
+      throw new Error(`${figure}: ${f.name} and ${first.name} were run with different settings; a figure pools only runs made alike`);
+  const runs = folders.flatMap((f) => f.runs);
+  const order = folders.flatMap((f) => f.manifest.plan.variants.flatMap((v) => v.players.map((p) => p.label)));
+  return aggregate(runs, order);
+}
+
+/** "80.2 [78.0–85.1] (3)", "80.2 (1)", "–". */
+export function countedText(s: Summary | undefined, digits = 1, scale = 1): string {
+  return s ? `${cellText(s, digits, scale)} (${s.n})` : '–';
+}
+
+function isSprint(label: string): boolean {
+  return /^sprint(?!-x)/.test(label);
+}
+
+function outsideBand(s: Summary | undefined): boolean {
+  return s !== undefined && (s.median < SPRINT_BAND[0] || s.median > SPRINT_BAND[1]);
+}
+
+function bold(text: string, on: boolean): string {
+  return on ? `**${text}**` : text;
+}
+
+function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
+  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+}
+
+/**
+ * Where a figure's runs come from: each folder with its runs and, per run, the player build it served
+ * (build-stamp.ts) or, for runs made before builds were recorded, the source commit the harness ran from.
+ */
+function sourcesLine(folders: readonly FolderData[]): string {
+  const parts = folders.map((f) => {
+    const seen = new Map<string, number>();
+    for (const r of f.runs) {
+      const c = r.host?.build ? describeBuild(r.host.build) : `source ${r.host?.commit ? r.host.commit.slice(0, 7) : 'unknown'}`;
+      seen.set(c, (seen.get(c) ?? 0) + 1);
+    }
+    const list = [...seen].map(([c, n]) => `${c} ×${n}`).join(', ');
+    return `\`${f.name}/\` (${f.runs.length} run${f.runs.length === 1 ? '' : 's'}: ${list})`;
+  });
+  return `Runs: ${parts.join('; ')}.`;
+}
+
+function playerColumns(agg: Aggregate): Column[] {
+  return agg.columns.filter((c) => c.kind === 'player');
+}
+
+/** Paper Fig. 6: the player's port as % of fair share, rate × queue rows, one column per player and the control. */
+export function fig6Table(folders: readonly FolderData[]): string[] {
+  const agg = pool('fig6', folders);
+  const cols = [...playerColumns(agg), ...agg.columns.filter((c) => c.kind === 'control')];
+  const rows: string[][] = [];
+  const videoRows: string[][] = [];
+  for (const rate of FIG6_RATES)
+    for (const queue of FIG6_QUEUES) {
+      const key = conditionKey(rate, queue);
+      const name = `${rateLabel(rate)} × ${bytesLabel(queue)}`;
+      rows.push([
+        name,
+        ...cols.map((c) => {
+          const s = cellOf(agg, key, c.key)?.metrics.percentOfFairShare;
+          return bold(countedText(s), isSprint(c.flow) && outsideBand(s));
+        }),
+      ]);
+      videoRows.push([
+        name,
+        ...playerColumns(agg).map((c) => {
+          const m = cellOf(agg, key, c.key)?.metrics;
+          if (!m) return '–';
+          const video = m.videoOnlyPercentOfFairShare ? m.videoOnlyPercentOfFairShare.median.toFixed(1) : '–';
+          return `${video} / ${m.bitrateBps ? (m.bitrateBps.median / 1e6).toFixed(2) : '–'}`;
+        }),
+      ]);
+    }
+  return [
+    "Player's port (video and audio) as % of fair share, median [min–max] (runs); Sprint cells outside 97–105 % in bold:",
+    '',
+    ...table(['rate × queue', ...cols.map(title)], rows),
+    '',
+    'Video bytes alone as % of fair share / median video bitrate in Mbit/s (paper Fig. 7), medians:',
+    '',
+    ...table(['rate × queue', ...playerColumns(agg).map(title)], videoRows),
+    '',
+    sourcesLine(folders),
+  ];
+}
+
+function title(c: Column): string {
+  if (c.kind === 'control') return 'control (bulk vs bulk)';
+  const names: Record<string, string> = {
+    sprint: 'Sprint (extension)',
+    'sprint-x': 'Sprint-x',
+    'sprint?transport=fetch': 'Sprint on fetch (no extension)',
+  };
+  return names[c.flow] ?? c.flow;
+}
+
+/** Paper Table I: unfairness √(1 − JFI) of two flows at 3 Mbit/s × 256 and 512 KB, with the paper's medians. */
+export function table1Table(folders: readonly FolderData[]): string[] {
+  // Its rows come from runs of different settings (a pair alone on the link, a player against a bulk flow): pool only folders made alike.
+  const groups = new Map<string, FolderData[]>();
+  for (const f of folders) groups.set(settingsKey(f.manifest), [...(groups.get(settingsKey(f.manifest)) ?? []), f]);
+  const aggs = [...groups.values()].map((g) => pool('table1', g));
+  const cellAt = (key: string, column: string): Cell | undefined => {
+    const found = aggs.map((a) => cellOf(a, key, column)).filter((c): c is Cell => c !== undefined);
+    if (found.length > 1) throw new Error(`table1: ${key} ${column} comes from folders run with different settings`);
+    return found[0];
+  };
+  const queues = [256, 512].map((k) => k * 1024);
+  // The run's unfairness is the same for every column of one variant; each row names the variant by one of its columns.
+  const rows: Array<{ name: string; column: string }> = [
+    { name: 'bulk vs bulk', column: 'control' },
+    { name: 'stock vs stock', column: 'stock-vs-stock:stock#1' },
+    { name: 'stock vs Sprint', column: 'stock-vs-sprint:stock' },
+    { name: 'stock vs bulk', column: 'stock' },
+    { name: 'Sprint vs Sprint', column: 'sprint-vs-sprint:sprint#1' },
+    { name: 'Sprint vs bulk', column: 'sprint' },
+    { name: 'Sprint-x vs bulk', column: 'sprint-x' },
+    { name: 'Sprint on fetch (no extension) vs bulk', column: 'sprint?transport=fetch' },
+  ];
+  const out: string[][] = [];
+  for (const row of rows) {
+    const cells = queues.map((q) => cellAt(conditionKey(3e6, q), row.column));
+    const paper = TABLE1_PAPER[row.name];
+    if (!paper && cells.every((c) => c === undefined)) continue;
+    out.push([
+      row.name,
+      ...cells.map((c) => countedText(c?.metrics.unfairnessAll, 3)),
+      paper ? `${paper[0].toFixed(2)} / ${paper[1].toFixed(2)}` : '–',
+    ]);
+  }
+  return [
+    'Unfairness √(1 − JFI) of the two flows at 3 Mbit/s (lower is fairer), median [min–max] (runs):',
+    '',
+    ...table(['flows', '256 KB', '512 KB', 'paper, 256 / 512 KB'], out),
+    '',
+    sourcesLine(folders),
+  ];
+}
+
+/** "0.70", or "1.10–1.15" when the runs' medians differ. */
+function rangeText(s: Summary | undefined, digits: number, scale = 1): string {
+  if (!s) return '–';
+  const a = (s.min * scale).toFixed(digits);
+  const b = (s.max * scale).toFixed(digits);
+  return a === b ? a : `${a}–${b}`;
+}
+
+function stallsText(m: Cell['metrics']): string {
+  const count = rangeText(m.rebufferCount, 0);
+  const maxS = m.rebufferS?.max ?? 0;
+  return maxS >= 0.05 ? `${count} (≤ ${maxS >= 10 ? maxS.toFixed(0) : maxS.toFixed(1)} s)` : count;
+}
+
+/** Paper Fig. 11: BW-x players' video bytes as % of the expected share, the paper's / the ladder's. */
+export function fig11Table(folders: readonly FolderData[]): string[] {
+  const agg = pool('fig11', folders);
+  const keys = [...new Set(agg.cells.map((c) => c.conditionKey))];
+  if (keys.length > 1) throw new Error(`fig11: runs at ${keys.join(', ')}; the figure is one condition`);
+  const key = keys[0] ?? '';
+  const kinds: Array<{ name: string; label: (x: number) => string; sprint: boolean }> = [
+    { name: 'stock', label: (x) => `stock/bw-${x}`, sprint: false },
+    { name: 'Sprint', label: (x) => `sprint/bw-${x}`, sprint: true },
+    { name: 'Sprint without the minimum train (`mpt=0`)', label: (x) => `sprint/bw-${x}?mpt=0`, sprint: false },
+  ];
+  const rows = FIG11_X.map((x) => [
+    `${x} %`,
+    ...kinds.map((k) => {
+      const m = cellOf(agg, key, k.label(x))?.metrics;
+      if (!m?.percentOfPaperExpected) return '–';
+      const text = `${cellText(m.percentOfPaperExpected, 1)} / ${cellText(m.percentOfLadderExpected, 1)} (${m.percentOfPaperExpected.n}); ${rangeText(m.bitrateBps, 2, 1e-6)} Mbit/s; stalls ${stallsText(m)}`;
+      return bold(text, k.sprint && outsideBand(m.percentOfLadderExpected));
+    }),
+  ]);
+  const where = agg.conditions[0];
+  return [
+    `${where ? `${rateLabel(where.rateBitsPerSec)} × ${bytesLabel(where.queueBytes)}: ` : ''}video bytes as % of the expected share, the paper's (min(100 %, x) of the fair share) / the ladder's (the highest rung at or under it), median [min–max] (runs); median video bitrate in the window; stalls in the window. Sprint cells outside 97–105 % of the ladder's expectation in bold:`,
+    '',
+    ...table(['x', ...kinds.map((k) => k.name)], rows),
+    '',
+    sourcesLine(folders),
+  ];
+}
+
+/** §V-B's competitors: each folder is one setting (more bulk flows, BBR); rows per folder and condition. */
+export function competitorsTable(folders: readonly FolderData[]): string[] {
+  const labels = ['stock', 'sprint-x', 'sprint', 'control'];
+  const rows: string[][] = [];
+  for (const f of folders) {
+    const agg = pool('competitors', [f]);
+    const s = f.manifest.plan.settings;
+    for (const c of agg.conditions) {
+      rows.push([
+        `${rateLabel(c.rateBitsPerSec)} × ${bytesLabel(c.queueBytes)}, ${s.bulkFlows} bulk flow${s.bulkFlows === 1 ? '' : 's'}, ${s.congestionControl}`,
+        ...labels.map((l) => {
+          const m = cellOf(agg, c.key, l)?.metrics.percentOfFairShare;
+          return bold(countedText(m), isSprint(l) && outsideBand(m));
+        }),
+      ]);
+    }
+  }
+  return [
+    "Player's port as % of fair share, median [min–max] (runs); Sprint cells outside 97–105 % in bold (paper, 4 bulk flows: stock 80 %, Sprint 102 %):",
+    '',
+    ...table(['setting', 'stock', 'Sprint-x', 'Sprint (extension)', 'control (bulk vs bulk)'], rows),
+    '',
+    sourcesLine(folders),
+  ];
+}
+
+const RENDER: Record<FigureId, (folders: readonly FolderData[]) => string[]> = {
+  fig6: fig6Table,
+  table1: table1Table,
+  fig11: fig11Table,
+  competitors: competitorsTable,
+};
+
+/** Each figure of the index that names folders, as Markdown (no trailing newline). */
+export function paperTables(index: PaperIndex, load: (name: string) => FolderData): Map<FigureId, string> {
+  const out = new Map<FigureId, string>();
+  for (const id of FIGURES) {
+    const names = index.figures[id];
+    if (!names || names.length === 0) continue;
+    out.set(id, RENDER[id](names.map(load)).join('\n'));
+  }
+  return out;
+}
+
+const BLOCK = /<!-- paper-table: ([a-z0-9]+) -->\n([\s\S]*?)<!-- \/paper-table -->/g;
+
+/** The figure blocks a README holds, by id. */
+export function readmeTables(readme: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of readme.matchAll(BLOCK)) out.set(m[1] as string, (m[2] as string).replace(/\n$/, ''));
+  return out;
+}
+
+/** The README with every marked block replaced by its table; refuses a marker of a figure the index does not feed. */
+export function replaceReadmeTables(readme: string, tables: ReadonlyMap<string, string>): string {
+  return readme.replace(BLOCK, (_all, id: string) => {
+    const t = tables.get(id);
+    if (t === undefined) throw new Error(`README has a paper-table block "${id}" that the index feeds no folder to`);
+    return `<!-- paper-table: ${id} -->\n${t}\n<!-- /paper-table -->`;
+  });
+}

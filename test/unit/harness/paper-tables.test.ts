@@ -1,0 +1,152 @@
+// Unit tests of the README's compact tables of the paper's figures
+// (demo/harness/paper-tables.ts, `sprint report --paper`): results folders
+// written the way `sprint ab` writes them are folded into Fig. 6 and Table I
+// cells (median [min–max] (runs), Sprint outside 97–105 % in bold), folders
+// of different settings are not pooled, the README's marked blocks are
+// rewritten in place — and the README in this repository holds exactly the
+// tables its committed results folders give.
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { main as reportMain } from '../../../demo/harness/report-cli';
+import { buildReport } from '../../../demo/harness/report';
+import {
+  fig6Table,
+  loadFolder,
+  paperTables,
+  pool,
+  readmeTables,
+  readPaperIndex,
+  replaceReadmeTables,
+  table1Table,
+} from '../../../demo/harness/paper-tables';
+import { PlayerSpec } from '../../../demo/harness/plan';
+import { SETTINGS, STOCK, testPlan, writeResultsFolder } from './fixtures';
+
+const SPRINT: PlayerSpec = { label: 'sprint', mode: 'sprint', abr: 'dash-default' };
+const REPO = path.join(__dirname, '..', '..', '..');
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'sprint-paper-tables-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A results folder of stock, Sprint and the control at 3 Mbit/s × 256 KB; Mbit/s of the video slot per variant and repeat. */
+function folder(name: string, mbit: Record<string, number[]>, settings = SETTINGS): string {
+  const d = path.join(dir, name);
+  const plan = { ...testPlan([STOCK, SPRINT]), settings };
+  writeResultsFolder(d, plan, (s) => mbit[s.variant.name]![s.repeat - 1]!);
+  buildReport(d);
+  return d;
+}
+
+const io = (): {
+  io: { stdout: { write: (s: string) => boolean }; stderr: { write: (s: string) => boolean } };
+  out: string[];
+  err: string[];
+} => {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    io: { stdout: { write: (s: string) => out.push(s) > 0 }, stderr: { write: (s: string) => err.push(s) > 0 } },
+    out,
+    err,
+  };
+};
+
+describe('paper tables', () => {
+  it('puts every cell of the Fig. 6 grid in, measured or not, with its run count and Sprint outside the band in bold', () => {
+    const f = loadFolder(folder('fig6', { stock: [1.2, 1.05, 1.35], sprint: [1.2, 1.2, 1.2], control: [1.5, 1.5, 1.5] }));
+    const lines = fig6Table([f]);
+    const rows = lines.filter((l) => / × [0-9]+ KB \|/.test(l));
+    // 16 conditions in each of the two tables
+    expect(rows).toHaveLength(32);
+    expect(lines).toContain('| rate × queue | stock | Sprint (extension) | control (bulk vs bulk) |');
+    expect(lines).toContain('| 3 Mbit/s × 256 KB | 80.0 [70.0–90.0] (3) | **80.0 [80.0–80.0] (3)** | 100.0 [100.0–100.0] (3) |');
+    expect(lines).toContain('| 1.5 Mbit/s × 64 KB | – | – | – |');
+    expect(lines.at(-1)).toMatch(/^Runs: `fig6\/` \(9 runs: source unknown ×9\)\.$/);
+  });
+
+  it('leaves a Sprint cell inside 97–105 % plain and shows the video bytes alone with the bitrate', () => {
+    const f = loadFolder(folder('fig6', { stock: [1.2, 1.2, 1.2], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] }));
+    const lines = fig6Table([f]);
+    expect(lines).toContain('| 3 Mbit/s × 256 KB | 80.0 [80.0–80.0] (3) | 100.0 [100.0–100.0] (3) | 100.0 [100.0–100.0] (3) |');
+    expect(lines.some((l) => /^\| 3 Mbit\/s × 256 KB \| – \/ 1\.50 \| – \/ 1\.50 \|$/.test(l))).toBe(true);
+  });
+
+  it('pools folders made alike and refuses folders of different settings', () => {
+    const a = loadFolder(folder('a', { stock: [1.2, 1.2, 1.2], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] }));
+    const b = loadFolder(folder('b', { stock: [0.9, 0.9, 0.9], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] }));
+    const pooled = pool('fig6', [a, b]);
+    const stock = pooled.cells.find((c) => c.column === 'stock')!.metrics.percentOfFairShare!;
+    expect(stock.n).toBe(6);
+    expect([stock.min, stock.max]).toEqual([60, 80]);
+    const c = loadFolder(
+      folder('c', { stock: [1, 1, 1], sprint: [1, 1, 1], control: [1, 1, 1] }, { ...SETTINGS, congestionControl: 'bbr' }),
+    );
+    expect(() => pool('fig6', [a, c])).toThrow(/fig6: c and a were run with different settings/);
+  });
+
+  it("gives paper Table I's rows with the paper's medians, leaving rows not measured as –", () => {
+    const f = loadFolder(folder('t1', { stock: [1.2, 1.2, 1.2], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] }));
+    const lines = table1Table([f]);
+    // two flows at 1.2 and 1.8 Mbit/s: JFI = 9 / (2 × (1.44 + 3.24)) = 0.9615, unfairness 0.196
+    expect(lines).toContain('| stock vs bulk | 0.196 [0.196–0.196] (3) | – | 0.15 / 0.45 |');
+    expect(lines).toContain('| bulk vs bulk | 0.000 [0.000–0.000] (3) | – | 0.03 / 0.05 |');
+    expect(lines).toContain('| stock vs stock | – | – | 0.04 / 0.10 |');
+    expect(lines.some((l) => l.startsWith('| Sprint-x vs bulk'))).toBe(false);
+  });
+
+  it('rewrites the marked blocks of a README and refuses a block no folder feeds', () => {
+    const readme =
+      'intro\n<!-- paper-table: fig6 -->\nold\n<!-- /paper-table -->\nmiddle\n<!-- paper-table: fig11 -->\nx\n<!-- /paper-table -->\n';
+    const tables = new Map([
+      ['fig6', 'new six'],
+      ['fig11', 'new eleven'],
+    ]);
+    const after = replaceReadmeTables(readme, tables);
+    expect(after).toBe(
+      'intro\n<!-- paper-table: fig6 -->\nnew six\n<!-- /paper-table -->\nmiddle\n<!-- paper-table: fig11 -->\nnew eleven\n<!-- /paper-table -->\n',
+    );
+    expect(readmeTables(after)).toEqual(tables);
+    expect(() => replaceReadmeTables(readme, new Map([['fig6', 'x']]))).toThrow(/"fig11" that the index feeds no folder to/);
+  });
+
+  it('sprint report --paper rebuilds the folders of an index and rewrites the README', async () => {
+    folder('2026-x', { stock: [1.2, 1.05, 1.35], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] });
+    const index = path.join(dir, 'paper.json');
+    writeFileSync(index, JSON.stringify({ figures: { fig6: ['2026-x'], table1: ['2026-x'] } }));
+    const readme = path.join(dir, 'README.md');
+    writeFileSync(readme, '# r\n<!-- paper-table: fig6 -->\n<!-- /paper-table -->\n');
+    const o = io();
+    expect(await reportMain(['--paper', index, '--readme', readme], o.io)).toBe(0);
+    expect(o.err.join('')).toMatch(/rebuilt 2026-x: 9 run\(s\), 0 not made/);
+    expect(o.err.join('')).toMatch(/rewrote fig6; no block for table1/);
+    expect(readFileSync(readme, 'utf8')).toContain(
+      '| 3 Mbit/s × 256 KB | 80.0 [70.0–90.0] (3) | 100.0 [100.0–100.0] (3) | 100.0 [100.0–100.0] (3) |',
+    );
+    expect(o.out.join('')).toContain('<!-- paper-table: table1 -->');
+    const again = io();
+    expect(await reportMain(['--paper', index, '--readme', readme, '--no-rebuild'], again.io)).toBe(0);
+    expect(again.err.join('')).toMatch(/no table changed/);
+    // bad input: an unknown figure, folders beside --paper
+    writeFileSync(index, JSON.stringify({ figures: { fig9: ['2026-x'] } }));
+    const bad = io();
+    expect(await reportMain(['--paper', index], bad.io)).toBe(1);
+    expect(bad.err.join('')).toMatch(/unknown figure "fig9"/);
+    expect(await reportMain(['--paper', index, dir], io().io)).toBe(2);
+  });
+});
+
+describe("this repository's README", () => {
+  it('holds exactly the tables its committed results folders give (npx sprint report --paper demo/results/paper.json --readme README.md)', () => {
+    const indexFile = path.join(REPO, 'demo', 'results', 'paper.json');
+    const index = readPaperIndex(indexFile);
+    const tables = paperTables(index, (name) => loadFolder(path.join(REPO, 'demo', 'results', name)));
+    const inReadme = readmeTables(readFileSync(path.join(REPO, 'README.md'), 'utf8'));
+    expect([...inReadme.keys()].sort()).toEqual([...tables.keys()].sort());
+    for (const [id, text] of tables) expect(`${id}:\n${inReadme.get(id)}`).toBe(`${id}:\n${text}`);
+  });
+});
