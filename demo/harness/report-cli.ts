@@ -13,7 +13,7 @@ import { CliIo, processIo, reportError } from '../../src/cli/io';
 import { existsSync, readFileSync, writeFileSync } from 'fs';
 import * as path from 'path';
 import { alignColumns } from './format';
-import { FigureId, loadFolder, paperTables, readmeTables, readPaperIndex, replaceReadmeTables } from './paper-tables';
+import { FigureId, loadFolder, paperHtml, paperTables, readmeTables, readPaperIndex, replaceReadmeTables } from './paper-tables';
 import { mergeResults } from './merge';
 import { buildReport } from './report';
 import { summaryTables } from './report-tables';
@@ -45,7 +45,8 @@ made twice, shards not given and runs nobody made are listed under Problems.
 rebuilds every folder the index names (demo/results/paper.json: the folders
 that feed each of the paper's figures, relative to the index) and prints the
 compact tables of Fig. 6, Table I, Fig. 11 and the competitors: median
-[min–max] (runs) per cell. --readme FILE replaces the tables between FILE's
+[min–max] (runs) per cell, and writes paper.html beside the index (Fig. 6
+as heat maps side by side over the whole grid). --readme FILE replaces the tables between FILE's
 <!-- paper-table: ID --> and <!-- /paper-table --> markers. --no-rebuild
 reads the folders' summary.json as they are.
 `;
@@ -123,6 +124,11 @@ function paperReport(indexFile: string, readme: string | undefined, rebuild: boo
       return loadFolder(dir);
     });
     for (const [id, text] of tables) io.stdout.write(`<!-- paper-table: ${id} -->\n${text}\n<!-- /paper-table -->\n\n`);
+    const html = paperHtml(index, (name) => loadFolder(path.join(base, name)));
+    if (html !== null) {
+      writeFileSync(path.join(base, 'paper.html'), html);
+      io.stderr.write(`${path.join(base, 'paper.html')}: paper Fig. 6 as heat maps\n`);
+    }
     if (readme !== undefined) {
       if (!existsSync(readme)) throw new Error(`${readme}: no such file`);
       const before = readFileSync(readme, 'utf8');

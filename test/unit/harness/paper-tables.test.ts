@@ -114,7 +114,7 @@ describe('paper tables', () => {
     expect(() => replaceReadmeTables(readme, new Map([['fig6', 'x']]))).toThrow(/"fig11" that the index feeds no folder to/);
   });
 
-  it('sprint report --paper rebuilds the folders of an index and rewrites the README', async () => {
+  it('sprint report --paper rebuilds the folders of an index, rewrites the README and draws Fig. 6 as heat maps', async () => {
     folder('2026-x', { stock: [1.2, 1.05, 1.35], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] });
     const index = path.join(dir, 'paper.json');
     writeFileSync(index, JSON.stringify({ figures: { fig6: ['2026-x'], table1: ['2026-x'] } }));
@@ -128,6 +128,11 @@ describe('paper tables', () => {
       '| 3 Mbit/s × 256 KB | 80.0 [70.0–90.0] (3) | 100.0 [100.0–100.0] (3) | 100.0 [100.0–100.0] (3) |',
     );
     expect(o.out.join('')).toContain('<!-- paper-table: table1 -->');
+    // Fig. 6 as heat maps side by side: one per column (stock, Sprint, the control), the whole 4 × 4 grid each
+    const html = readFileSync(path.join(dir, 'paper.html'), 'utf8');
+    expect((html.match(/<svg /g) ?? []).length).toBe(3);
+    expect((html.match(/25 Mbit\/s/g) ?? []).length).toBeGreaterThanOrEqual(3);
+    expect(html).not.toMatch(/<script|src="http|href="http/i);
     const again = io();
     expect(await reportMain(['--paper', index, '--readme', readme, '--no-rebuild'], again.io)).toBe(0);
     expect(again.err.join('')).toMatch(/no table changed/);
