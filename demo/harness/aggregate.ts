@@ -13,6 +13,7 @@
 import { Summary, summarize } from '../testbed/metrics';
 import type { RunSummary, TcpFigures } from './run-summary';
 import { expectedShare } from './expected-share';
+import { isPairVariant } from './plan';
 
 export const METRICS = [
   'percentOfFairShare',
@@ -85,6 +86,9 @@ export interface Aggregate {
 /** Columns in report order: players alone, players together, control. */
 export function columnsOf(runs: readonly RunSummary[], playerOrder: readonly string[] = []): Column[] {
   const cols = new Map<string, Column>();
+  /** Together columns: [the variant's first appearance, the player's place in it], so a pair's columns stay side by side. */
+  const togetherPlace = new Map<string, number>();
+  const variants: string[] = [];
   const add = (c: Column): void => {
     if (!cols.has(c.key)) cols.set(c.key, c);
   };
@@ -94,16 +98,21 @@ export function columnsOf(runs: readonly RunSummary[], playerOrder: readonly str
       add({ key: label, variant: r.variant.name, kind: 'player', flow: label });
     } else if (r.variant.kind === 'together') {
       // All players together keep "together:LABEL"; a pair (plan.ts parsePairs) is keyed by its name, as a label can be in several pairs.
-      const prefix = r.variant.name === 'together' ? 'together' : r.variant.name;
-      for (const p of r.players) add({ key: `${prefix}:${p.label}`, variant: r.variant.name, kind: 'together', flow: p.label });
+      const prefix = isPairVariant(r.variant) ? r.variant.name : 'together';
+      if (!variants.includes(r.variant.name)) variants.push(r.variant.name);
+      r.players.forEach((p, i) => {
+        const key = `${prefix}:${p.label}`;
+        if (!togetherPlace.has(key)) togetherPlace.set(key, variants.indexOf(r.variant.name) * 50 + i);
+        add({ key, variant: r.variant.name, kind: 'together', flow: p.label });
+      });
     } else if (r.variant.kind === 'control') {
       add({ key: 'control', variant: r.variant.name, kind: 'control', flow: 'control' });
     }
   }
   const rank = (c: Column): number => {
-    const kindRank = c.kind === 'player' ? 0 : c.kind === 'together' ? 1 : 2;
+    if (c.kind === 'together') return 1000 + (togetherPlace.get(c.key) ?? 999);
     const i = playerOrder.indexOf(c.flow);
-    return kindRank * 1000 + (i < 0 ? 999 : i);
+    return (c.kind === 'player' ? 0 : 100000) + (i < 0 ? 999 : i);
   };
   return [...cols.values()].sort((a, b) => rank(a) - rank(b));
 }

@@ -73,7 +73,13 @@ export function writeBuildStamp(distDir: string, source: SourceVersion, now: Dat
 
 /** What a run served: the bundles' fingerprint now, with the stamp's commit when the stamp describes those bundles. */
 export function buildRecord(distDir: string): BuildRecord {
-  const bundle = bundleFingerprint(distDir);
+  let bundle: string | null;
+  try {
+    bundle = bundleFingerprint(distDir);
+  } catch {
+    // dist/ changing under the run (a rebuild cleaning it): the run goes on, its build unknown.
+    bundle = null;
+  }
   let stamp: Stamp | null = null;
   try {
     const s = JSON.parse(readFileSync(path.join(distDir, BUILD_STAMP_FILE), 'utf8')) as Stamp;

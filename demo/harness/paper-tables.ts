@@ -17,7 +17,8 @@ import { bytesLabel, cellText, escapeHtml, rateLabel } from './format';
 import { describeBuild } from './build-stamp';
 import { heatMapsSection, htmlPage } from './report-html';
 import { AbManifest, readManifest } from './manifest';
-import { conditionKey } from './plan';
+import { mdTable } from './report-md';
+import { conditionKey, isPairVariant } from './plan';
 import type { RunSummary } from './run-summary';
 
 export const FIGURES = ['fig6', 'table1', 'fig11', 'competitors'] as const;
@@ -60,13 +61,16 @@ export function readPaperIndex(file: string): PaperIndex {
   } catch (err) {
     throw new Error(`${file}: ${(err as Error).message}`);
   }
-  const figures = (raw as { figures?: unknown }).figures;
-  if (typeof figures !== 'object' || figures === null) throw new Error(`${file}: expected {"figures": {"fig6": [folders…], …}}`);
+  const plain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const figures = plain(raw) ? raw['figures'] : undefined;
+  if (!plain(figures)) throw new Error(`${file}: expected {"figures": {"fig6": [folders…], …}}`);
   for (const [k, v] of Object.entries(figures)) {
     if (!(FIGURES as readonly string[]).includes(k))
       throw new Error(`${file}: unknown figure ${JSON.stringify(k)}; figures are ${FIGURES.join(', ')}`);
-    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || x === '' || x.includes('..')))
-      throw new Error(`${file}: figure ${k} must list results folder names`);
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || x === '' || x.includes('/') || x.startsWith('.')))
+      throw new Error(`${file}: figure ${k} must list results folder names (folders beside the index)`);
+    const twice = v.filter((x, i) => v.indexOf(x) !== i);
+    if (twice.length > 0) throw new Error(`${file}: figure ${k} lists ${twice.join(', ')} twice (its runs would count twice)`);
   }
   return { figures: figures as PaperIndex['figures'] };
 }
@@ -77,22 +81,52 @@ export function loadFolder(dir: string): FolderData {
   const file = path.join(dir, 'summary.json');
   if (!existsSync(file)) throw new Error(`${dir}: no summary.json (run sprint report ${dir})`);
   const s = JSON.parse(readFileSync(file, 'utf8')) as { format?: string; runs?: RunSummary[] };
-  if (s.format !== 'sprint-ab-summary' || !Array.isArray(s.runs)) throw new Error(`${file}: not an A/B summary`);
+  if (s.format !== 'sprint-ab-summary' || !Array.isArray(s.runs))
+    throw new Error(`${file}: not an A/B summary (rebuild it with sprint report ${dir})`);
   return { name: path.basename(dir), manifest, runs: s.runs };
 }
 
-/** The settings folders of one figure must share (the players' origin may differ: one column can run over HTTP/2). */
-function settingsKey(m: AbManifest): string {
-  const { origin: _origin, ...rest } = m.plan.settings;
-  return JSON.stringify(rest, Object.keys(rest).sort());
+/** JSON with every object's keys sorted, at every depth. */
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (typeof v === 'object' && v !== null)
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
+  return v;
 }
 
-/** One aggregate over the runs of several folders; refuses folders whose settings differ. */
+/**
+ * What folders of one figure must share: every setting of the plan, the default ABR, the page query
+ * and the extra Chromium flags — but not the players' origin (one column may run over HTTP/2).
+ */
+function settingsKey(m: AbManifest): string {
+  const { origin: _origin, ...rest } = m.plan.settings;
+  return JSON.stringify(
+    canonical({ settings: rest, defaultAbr: m.defaultAbr, pageQuery: m.pageQuery ?? '', chromiumArgs: m.chromiumArgs ?? [] }),
+  );
+}
+
+/** One aggregate over the runs of several folders; refuses folders whose settings differ, and a player label served from two origins. */
 export function pool(figure: string, folders: readonly FolderData[]): Aggregate {
   const first = folders[0];
-  for (const f of folders.slice(1))
+  const origins = new Map<string, { origin: string; folder: string }>();
+  for (const f of folders) {
     if (first && settingsKey(f.manifest) !== settingsKey(first.manifest))
       throw new Error(`${figure}: ${f.name} and ${first.name} were run with different settings; a figure pools only runs made alike`);
+    const origin = f.manifest.plan.settings.origin ?? 'ours';
+    for (const v of f.manifest.plan.variants)
+      for (const p of v.players) {
+        const seen = origins.get(p.label);
+        if (seen && seen.origin !== origin)
+          throw new Error(
+            `${figure}: ${p.label} ran from origin ${seen.origin} in ${seen.folder} and ${origin} in ${f.name}; one cell would mix them`,
+          );
+        origins.set(p.label, { origin, folder: f.name });
+      }
+  }
   const runs = folders.flatMap((f) => f.runs);
   const order = folders.flatMap((f) => f.manifest.plan.variants.flatMap((v) => v.players.map((p) => p.label)));
   return aggregate(runs, order);
@@ -116,7 +150,7 @@ function bold(text: string, on: boolean): string {
 }
 
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
-  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+  return mdTable(header, rows).split('\n');
 }
 
 /**
@@ -190,36 +224,82 @@ function title(c: Column): string {
   return names[c.flow] ?? c.flow;
 }
 
-/** Paper Table I: unfairness √(1 − JFI) of two flows at 3 Mbit/s × 256 and 512 KB, with the paper's medians. */
+/** Paper Table I's rows of two video flows: the data planes' modes, sorted, joined by +. */
+const TABLE1_PAIRS: Readonly<Record<string, string>> = {
+  'stock+stock': 'stock vs stock',
+  'sprint+stock': 'stock vs Sprint',
+  'sprint+sprint': 'Sprint vs Sprint',
+};
+/** Its rows of one player against one bulk flow (the player alone with --bulk 1), and bulk vs bulk (the control). */
+const TABLE1_VS_BULK: ReadonlyArray<{ name: string; column: string }> = [
+  { name: 'bulk vs bulk', column: 'control' },
+  { name: 'stock vs bulk', column: 'stock' },
+  { name: 'Sprint vs bulk', column: 'sprint' },
+  { name: 'Sprint-x vs bulk', column: 'sprint-x' },
+  { name: 'Sprint on fetch (no extension) vs bulk', column: 'sprint?transport=fetch' },
+];
+const TABLE1_ORDER = ['bulk vs bulk', 'stock vs stock', 'stock vs Sprint', 'stock vs bulk', 'Sprint vs Sprint', 'Sprint vs bulk'];
+
+/**
+ * Paper Table I: unfairness √(1 − JFI) of two flows at 3 Mbit/s × 256 and 512 KB, with the paper's medians.
+ * Rows against a bulk flow come from folders with one bulk flow (players alone, the control); rows of two
+ * players from pairs alone on the link (`--pairs`, `--bulk 0`), found by their players' modes. Folders made
+ * alike are pooled; any other folder is refused.
+ */
 export function table1Table(folders: readonly FolderData[]): string[] {
-  // Its rows come from runs of different settings (a pair alone on the link, a player against a bulk flow): pool only folders made alike.
   const groups = new Map<string, FolderData[]>();
-  for (const f of folders) groups.set(settingsKey(f.manifest), [...(groups.get(settingsKey(f.manifest)) ?? []), f]);
-  const aggs = [...groups.values()].map((g) => pool('table1', g));
-  const cellAt = (key: string, column: string): Cell | undefined => {
-    const found = aggs.map((a) => cellOf(a, key, column)).filter((c): c is Cell => c !== undefined);
-    if (found.length > 1) throw new Error(`table1: ${key} ${column} comes from folders run with different settings`);
-    return found[0];
+  for (const f of folders) {
+    const bulk = f.manifest.plan.settings.bulkFlows;
+    if (bulk !== 0 && bulk !== 1)
+      throw new Error(
+        `table1: ${f.name} has ${bulk} bulk flows; Table I takes players alone against one bulk flow and pairs alone on the link`,
+      );
+    groups.set(settingsKey(f.manifest), [...(groups.get(settingsKey(f.manifest)) ?? []), f]);
+  }
+  // Row name → condition key → cells found (more than one: the same row from folders run with different settings).
+  const found = new Map<string, Map<string, Cell[]>>();
+  const put = (row: string, cell: Cell | undefined): void => {
+    if (!cell) return;
+    const byKey = found.get(row) ?? new Map<string, Cell[]>();
+    byKey.set(cell.conditionKey, [...(byKey.get(cell.conditionKey) ?? []), cell]);
+    found.set(row, byKey);
   };
+  for (const group of groups.values()) {
+    const agg = pool('table1', group);
+    const pairsAlone = group[0]?.manifest.plan.settings.bulkFlows === 0;
+    for (const cond of agg.conditions) {
+      if (!pairsAlone) {
+        for (const r of TABLE1_VS_BULK) put(r.name, cellOf(agg, cond.key, r.column));
+        continue;
+      }
+      for (const v of group[0]?.manifest.plan.variants ?? []) {
+        if (!isPairVariant(v) || v.players.some((p) => p.query || p.abr !== group[0]?.manifest.defaultAbr)) continue;
+        const row =
+          TABLE1_PAIRS[
+            v.players
+              .map((p) => p.mode)
+              .sort()
+              .join('+')
+          ];
+        const first = v.players[0];
+        if (row && first) put(row, cellOf(agg, cond.key, `${v.name}:${first.label}`));
+      }
+    }
+  }
   const queues = [256, 512].map((k) => k * 1024);
-  // The run's unfairness is the same for every column of one variant; each row names the variant by one of its columns.
-  const rows: Array<{ name: string; column: string }> = [
-    { name: 'bulk vs bulk', column: 'control' },
-    { name: 'stock vs stock', column: 'stock-vs-stock:stock#1' },
-    { name: 'stock vs Sprint', column: 'stock-vs-sprint:stock' },
-    { name: 'stock vs bulk', column: 'stock' },
-    { name: 'Sprint vs Sprint', column: 'sprint-vs-sprint:sprint#1' },
-    { name: 'Sprint vs bulk', column: 'sprint' },
-    { name: 'Sprint-x vs bulk', column: 'sprint-x' },
-    { name: 'Sprint on fetch (no extension) vs bulk', column: 'sprint?transport=fetch' },
-  ];
+  const names = [...TABLE1_ORDER, ...TABLE1_VS_BULK.map((r) => r.name).filter((n) => !TABLE1_ORDER.includes(n))];
   const out: string[][] = [];
-  for (const row of rows) {
-    const cells = queues.map((q) => cellAt(conditionKey(3e6, q), row.column));
-    const paper = TABLE1_PAPER[row.name];
+  for (const name of names) {
+    const cells = queues.map((q) => {
+      const key = conditionKey(3e6, q);
+      const c = found.get(name)?.get(key) ?? [];
+      if (c.length > 1) throw new Error(`table1: "${name}" at ${key} comes from folders run with different settings`);
+      return c[0];
+    });
+    const paper = TABLE1_PAPER[name];
     if (!paper && cells.every((c) => c === undefined)) continue;
     out.push([
-      row.name,
+      name,
       ...cells.map((c) => countedText(c?.metrics.unfairnessAll, 3)),
       paper ? `${paper[0].toFixed(2)} / ${paper[1].toFixed(2)}` : '–',
     ]);

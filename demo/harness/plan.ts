@@ -228,6 +228,11 @@ export function pairName(pair: readonly [PlayerSpec, PlayerSpec]): string {
   return pair.map((p) => safeName(p.label.replace(/#\d+$/, ''))).join('-vs-');
 }
 
+/** Whether a variant is a pair (`--pairs`) rather than all players together (`--together`). */
+export function isPairVariant(v: { readonly kind: string; readonly name: string }): boolean {
+  return v.kind === 'together' && v.name !== 'together';
+}
+
 function pairVariant(pair: readonly [PlayerSpec, PlayerSpec]): Variant {
   return { kind: 'together', name: pairName(pair), players: [...pair] };
 }
@@ -284,6 +289,10 @@ export function buildPlan(options: PlanOptions): Plan {
     if (alone.length > 0)
       throw new UsageError(
         `--bulk 0 leaves ${alone.join(', ')} alone on the link: with no bulk flow every run needs two video flows (--pairs, with --players none --no-control)`,
+      );
+    if (options.settings.schedule.phases.some((p) => p.name !== 'both'))
+      throw new UsageError(
+        '--bulk 0: a schedule with video or bulk phases needs bulk flows (without them the link would sit idle); use the default schedule',
       );
   }
   const names = new Set(variants.map((v) => v.name));

@@ -15,7 +15,8 @@ import * as path from 'path';
 import { alignColumns } from './format';
 import { FigureId, loadFolder, paperHtml, paperTables, readmeTables, readPaperIndex, replaceReadmeTables } from './paper-tables';
 import { mergeResults } from './merge';
-import { buildReport } from './report';
+import { buildReport, contentProblem } from './report';
+import { readManifest } from './manifest';
 import { summaryTables } from './report-tables';
 import { runMain } from '../../src/cli/run-main';
 
@@ -111,11 +112,15 @@ runMain(module, 'sprint report', main);
 function paperReport(indexFile: string, readme: string | undefined, rebuild: boolean, io: CliIo): number {
   try {
     const index = readPaperIndex(indexFile);
+    if (readme !== undefined && !existsSync(readme)) throw new Error(`${readme}: no such file`);
     const base = path.dirname(indexFile);
     const built = new Set<string>();
     const tables = paperTables(index, (name) => {
       const dir = path.join(base, name);
       if (rebuild && !built.has(name)) {
+        // A rebuild without the content would empty committed figures (and the README's tables with them).
+        const missing = contentProblem(readManifest(dir));
+        if (missing) throw new Error(`cannot rebuild ${name}: ${missing}; pass --no-rebuild to use its summary.json as it is`);
         const r = buildReport(dir);
         built.add(name);
         for (const u of r.unreadable) io.stderr.write(`sprint report: ${name}/${u.dir}: ${u.error}\n`);
@@ -130,7 +135,6 @@ function paperReport(indexFile: string, readme: string | undefined, rebuild: boo
       io.stderr.write(`${path.join(base, 'paper.html')}: paper Fig. 6 as heat maps\n`);
     }
     if (readme !== undefined) {
-      if (!existsSync(readme)) throw new Error(`${readme}: no such file`);
       const before = readFileSync(readme, 'utf8');
       const after = replaceReadmeTables(before, tables);
       const had = readmeTables(before);

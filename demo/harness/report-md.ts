@@ -2,6 +2,7 @@
 // the exact command, the conditions, the summary tables (report-tables.ts;
 // the first is paper Fig. 6's), problems, and one line per run. Pure.
 
+import { isPairVariant } from './plan';
 import { describeBuild } from './build-stamp';
 import type { Aggregate } from './aggregate';
 import { describeSource } from './host-info';
@@ -14,7 +15,8 @@ import { describePrimer } from './primer';
 import { formatSchedule } from './schedule';
 import { formatShard } from './shard';
 
-function mdTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+/** A Markdown pipe table (cells' `|` escaped, newlines flattened). */
+export function mdTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const clean = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const line = (cells: readonly string[]): string => `| ${cells.map(clean).join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
@@ -61,8 +63,8 @@ export function settingsSentence(manifest: AbManifest): string {
 function variantsSentence(variants: AbManifest['plan']['variants']): string {
   const parts: string[] = [];
   if (variants.some((v) => v.kind === 'player')) parts.push('Each player ran alone against the bulk flows under identical conditions');
-  if (variants.some((v) => v.kind === 'together' && v.name === 'together')) parts.push('"together" runs had all players at once');
-  if (variants.some((v) => v.kind === 'together' && v.name !== 'together'))
+  if (variants.some((v) => v.kind === 'together' && !isPairVariant(v))) parts.push('"together" runs had all players at once');
+  if (variants.some(isPairVariant))
     parts.push('a pair ("A vs B") ran two players at once in one browser, each in its own window and from its own origin port');
   if (variants.some((v) => v.kind === 'control')) parts.push('"control" is one more bulk flow in the video\'s place (bulk vs bulk)');
   const text = parts.join('; ');

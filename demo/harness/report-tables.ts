@@ -8,6 +8,7 @@
 
 import { Aggregate, Cell, cellOf, Column, MetricName } from './aggregate';
 import { bytesLabel, cellText, rateLabel } from './format';
+import { isPairVariant } from './plan';
 
 export interface TableModel {
   readonly id: string;
@@ -27,7 +28,7 @@ export interface TableModel {
 
 export function columnTitle(c: Column): string {
   if (c.kind === 'control') return 'control (bulk)';
-  if (c.kind === 'together') return `${c.flow} (${c.variant === 'together' ? 'together' : pairTitle(c.variant)})`;
+  if (c.kind === 'together') return `${c.flow} (${isPairVariant({ kind: c.kind, name: c.variant }) ? pairTitle(c.variant) : 'together'})`;
   return c.flow;
 }
 
@@ -36,11 +37,22 @@ export function pairTitle(variant: string): string {
   return variant.split('-vs-').join(' vs ');
 }
 
-/** One column per pair variant (its first flow: unfairness is the run's, not a flow's). */
-function pairColumns(all: readonly Column[]): Column[] {
+/** One column per together variant, pairs only or all (its first flow: unfairness is the run's, not a flow's). */
+function variantColumns(all: readonly Column[], pairsOnly: boolean): Column[] {
   const out: Column[] = [];
-  for (const c of all) if (c.kind === 'together' && c.variant !== 'together' && !out.some((o) => o.variant === c.variant)) out.push(c);
+  for (const c of all)
+    if (
+      c.kind === 'together' &&
+      (!pairsOnly || isPairVariant({ kind: c.kind, name: c.variant })) &&
+      !out.some((o) => o.variant === c.variant)
+    )
+      out.push(c);
   return out;
+}
+
+/** A together variant's column title in the unfairness tables: "stock vs sprint", or "players (together)". */
+function variantTitle(c: Column): string {
+  return isPairVariant({ kind: c.kind, name: c.variant }) ? pairTitle(c.variant) : 'players (together)';
 }
 
 /** Distinct rates in order, each with its queue sizes ascending. */
@@ -98,12 +110,13 @@ export function summaryTables(agg: Aggregate): TableModel[] {
       blocks: perRate(agg, players, metric('videoOnlyPercentOfFairShare', 1), 'videoOnlyPercentOfFairShare'),
     });
   }
-  tables.push({
-    id: 'bulk-share',
-    title: "Bulk flows' % of fair share",
-    note: "Mean over the bulk flows of each run; above 100 means the bulk flows took part of the video's share.",
-    blocks: perRate(agg, all, metric('bulkPercentOfFairShare', 1), 'bulkPercentOfFairShare'),
-  });
+  if (agg.cells.some((c) => c.metrics.bulkPercentOfFairShare !== undefined))
+    tables.push({
+      id: 'bulk-share',
+      title: "Bulk flows' % of fair share",
+      note: "Mean over the bulk flows of each run; above 100 means the bulk flows took part of the video's share.",
+      blocks: perRate(agg, all, metric('bulkPercentOfFairShare', 1), 'bulkPercentOfFairShare'),
+    });
   if (players.length > 0) {
     tables.push({
       id: 'bitrate',
@@ -144,25 +157,24 @@ export function summaryTables(agg: Aggregate): TableModel[] {
     });
     tables.push({ id: 'startup', title: 'Startup delay, seconds', blocks: perRate(agg, players, metric('startupS', 1)) });
   }
-  const pairs = pairColumns(all);
+  const pairs = variantColumns(all, true);
   tables.push({
     id: 'unfairness',
     title: 'Unfairness √(1 − JFI) over all flows of a run (paper Table I)',
     note: `Lower is fairer; the control column is bulk vs bulk${pairs.length > 0 ? '; a pair column (A vs B) is its two players together with the bulk flows, if any' : ''}.`,
     blocks: perRate(agg, [...all.filter((c) => c.kind !== 'together'), ...pairs], metric('unfairnessAll', 3), undefined, (c) =>
-      c.kind === 'together' ? pairTitle(c.variant) : columnTitle(c),
+      c.kind === 'together' ? variantTitle(c) : columnTitle(c),
     ),
   });
-  const together = all.filter((c) => c.kind === 'together' && c.variant === 'together');
+  // Between the players of a run: only where the run also had bulk flows (alone on the link, the table above says it).
+  const together = variantColumns(all, false).filter((c) =>
+    agg.cells.some((cell) => cell.column === c.key && cell.metrics.bulkPercentOfFairShare !== undefined),
+  );
   if (together.length > 0) {
     tables.push({
       id: 'unfairness-video',
-      title: 'Unfairness √(1 − JFI) between the video flows (together runs)',
-      blocks: perRate(
-        agg,
-        together.slice(0, 1).map((c) => ({ ...c, flow: 'players' })),
-        metric('unfairnessVideo', 3),
-      ),
+      title: 'Unfairness √(1 − JFI) between the video flows (together runs and pairs with bulk flows)',
+      blocks: perRate(agg, together, metric('unfairnessVideo', 3), undefined, variantTitle),
     });
   }
   const rows: Array<{ cells: string[] }> = [];

@@ -7,6 +7,7 @@
 
 import { existsSync, writeFileSync } from 'fs';
 import * as path from 'path';
+import { defaultMediaRoot, contentDir, CONTENT_FILE } from '../content/generate';
 import { aggregate, Aggregate } from './aggregate';
 import { AbManifest, readManifest } from './manifest';
 import { buildReportHtml } from './report-html';
@@ -25,6 +26,17 @@ export interface ReportResult {
   /** Folder-level problems: a merge's duplicated runs and missing shards, unknown or dirty commits. */
   readonly notes: readonly string[];
   readonly files: { readonly summaryJson: string; readonly summaryMd: string; readonly reportHtml: string };
+}
+
+/**
+ * Why this machine cannot rebuild the folder's figures in full, or null: without the run's content set
+ * (demo/media/<set>/content.json, which tells video files from audio) the video-only and expected-share
+ * figures cannot be computed and come out empty.
+ */
+export function contentProblem(manifest: AbManifest): string | null {
+  const set = manifest.plan.settings.contentSet;
+  if (existsSync(path.join(contentDir(set, defaultMediaRoot()), CONTENT_FILE))) return null;
+  return `content set "${set}" is not on this machine (npx sprint content --set ${set}): the video-only and expected-share figures are left empty`;
 }
 
 export function buildReport(dir: string): ReportResult {
@@ -52,6 +64,8 @@ export function buildReport(dir: string): ReportResult {
     reportHtml: path.join(dir, 'report.html'),
   };
   const notes = mergeProblems(manifest.merged);
+  const content = contentProblem(manifest);
+  if (content && runs.some((r) => r.players.length > 0)) notes.push(content);
   const commits = new Map<string, number>();
   for (const r of runs) if (r.host?.commit) commits.set(r.host.commit, (commits.get(r.host.commit) ?? 0) + 1);
   if (commits.size > 1)

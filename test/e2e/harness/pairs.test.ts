@@ -16,7 +16,6 @@ import * as os from 'os';
 import * as path from 'path';
 import { checkCanRun, runAb, AbResult } from '../../../demo/harness/ab';
 import { parseAbArgs } from '../../../demo/harness/ab-cli';
-import { sourceVersion } from '../../../demo/harness/host-info';
 import { repoRoot } from '../../../demo/testbed/delay-element';
 
 const ARGS = [
@@ -106,7 +105,13 @@ describe('sprint ab --pairs with no bulk flow (root)', () => {
   it('recorded the player build it served', () => {
     const build = result.made[0]!.host.build;
     expect(build?.bundle).toMatch(/^[0-9a-f]{12}$/);
-    expect(build?.commit).toBe(sourceVersion(repoRoot()).commit);
+    // The commit dist/build.json names (npm run build wrote it for these very bundles), not HEAD: a commit may have landed since.
+    const stamp = JSON.parse(readFileSync(path.join(repoRoot(), 'dist', 'build.json'), 'utf8')) as {
+      commit: string | null;
+      bundle: string;
+    };
+    expect(stamp.bundle).toBe(build?.bundle);
+    expect(build?.commit).toBe(stamp.commit);
   });
 
   it('left no namespace behind', () => {

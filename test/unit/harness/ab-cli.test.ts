@@ -104,6 +104,10 @@ describe('sprint ab arguments', () => {
     [['--bulk', '0'], /--bulk 0 leaves stock, sprint-x, control alone/],
     [['--bulk', '0', '--pairs', 'stock+sprint'], /--bulk 0 leaves stock, sprint-x, control alone/],
     [['--pairs', 'stock'], /--pairs/],
+    [
+      ['--players', 'none', '--no-control', '--pairs', 'stock+sprint', '--bulk', '0', '--schedule', 'video:30s,both'],
+      /--bulk 0: a schedule with video or bulk phases/,
+    ],
     [['--cc', 'vegas'], /--cc/],
     [['--players', 'stock,netflix'], /unknown mode "netflix"/],
     [['--grid', 'rate=3mbit', '--rate', '6mbit'], /either in --grid rate=… or in --rate/],

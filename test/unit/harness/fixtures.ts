@@ -233,9 +233,13 @@ export function runData(spec: RunSpec, videoMbit: number, status: RunRecord['sta
   if (!video || !bulk) throw new Error('fixture needs a video and a bulk flow');
   const players: Record<string, PlayerLine[]> = {};
   for (const f of record.flows) if (f.role === 'player' && f.player) players[f.id] = playerLines(f.label, f.player.mode);
+  const wire = wireSeries(video.id, bulk.id, videoMbit);
+  // A second player (a pair, all players together) carries what the first does.
+  const bytes: Record<string, readonly number[]> = { ...wire.bytes };
+  for (const f of record.flows) if (f.slot === 'video' && f.id !== video.id) bytes[f.id] = [...(wire.bytes[video.id] ?? [])];
   return {
     record,
-    wire: wireSeries(video.id, bulk.id, videoMbit),
+    wire: { ...wire, bytes },
     players,
     ss: ssSamples(record.flows.map((f) => f.port)),
     qdisc: qdiscSamples(),

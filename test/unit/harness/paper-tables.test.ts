@@ -2,7 +2,7 @@
 // (demo/harness/paper-tables.ts, `sprint report --paper`): results folders
 // written the way `sprint ab` writes them are folded into Fig. 6 and Table I
 // cells (median [min–max] (runs), Sprint outside 97–105 % in bold), folders
-// of different settings are not pooled, the README's marked blocks are
+// of different settings are not pooled, Table I finds its pairs by mode, the README's marked blocks are
 // rewritten in place — and the README in this repository holds exactly the
 // tables its committed results folders give.
 
@@ -21,7 +21,7 @@ import {
   replaceReadmeTables,
   table1Table,
 } from '../../../demo/harness/paper-tables';
-import { PlayerSpec } from '../../../demo/harness/plan';
+import { buildPlan, parsePairs, PlayerSpec } from '../../../demo/harness/plan';
 import { SETTINGS, STOCK, testPlan, writeResultsFolder } from './fixtures';
 
 const SPRINT: PlayerSpec = { label: 'sprint', mode: 'sprint', abr: 'dash-default' };
@@ -114,15 +114,22 @@ describe('paper tables', () => {
     expect(() => replaceReadmeTables(readme, new Map([['fig6', 'x']]))).toThrow(/"fig11" that the index feeds no folder to/);
   });
 
-  it('sprint report --paper rebuilds the folders of an index, rewrites the README and draws Fig. 6 as heat maps', async () => {
-    folder('2026-x', { stock: [1.2, 1.05, 1.35], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] });
+  it('sprint report --paper rewrites the README and draws Fig. 6 as heat maps; it will not rebuild a folder without its content', async () => {
+    // A content set this machine does not have: rebuilding would empty the video-only figures, so it is refused.
+    const absent = { ...SETTINGS, contentSet: 'paper-test-absent' };
+    folder('2026-x', { stock: [1.2, 1.05, 1.35], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] }, absent);
     const index = path.join(dir, 'paper.json');
     writeFileSync(index, JSON.stringify({ figures: { fig6: ['2026-x'], table1: ['2026-x'] } }));
     const readme = path.join(dir, 'README.md');
-    writeFileSync(readme, '# r\n<!-- paper-table: fig6 -->\n<!-- /paper-table -->\n');
+    const empty = '# r\n<!-- paper-table: fig6 -->\n<!-- /paper-table -->\n';
+    writeFileSync(readme, empty);
+    const refused = io();
+    expect(await reportMain(['--paper', index, '--readme', readme], refused.io)).toBe(1);
+    expect(refused.err.join('')).toMatch(/cannot rebuild 2026-x: content set "paper-test-absent" is not on this machine.*--no-rebuild/);
+    expect(readFileSync(readme, 'utf8')).toBe(empty);
+
     const o = io();
-    expect(await reportMain(['--paper', index, '--readme', readme], o.io)).toBe(0);
-    expect(o.err.join('')).toMatch(/rebuilt 2026-x: 9 run\(s\), 0 not made/);
+    expect(await reportMain(['--paper', index, '--readme', readme, '--no-rebuild'], o.io)).toBe(0);
     expect(o.err.join('')).toMatch(/rewrote fig6; no block for table1/);
     expect(readFileSync(readme, 'utf8')).toContain(
       '| 3 Mbit/s × 256 KB | 80.0 [70.0–90.0] (3) | 100.0 [100.0–100.0] (3) | 100.0 [100.0–100.0] (3) |',
@@ -136,12 +143,66 @@ describe('paper tables', () => {
     const again = io();
     expect(await reportMain(['--paper', index, '--readme', readme, '--no-rebuild'], again.io)).toBe(0);
     expect(again.err.join('')).toMatch(/no table changed/);
-    // bad input: an unknown figure, folders beside --paper
-    writeFileSync(index, JSON.stringify({ figures: { fig9: ['2026-x'] } }));
-    const bad = io();
-    expect(await reportMain(['--paper', index], bad.io)).toBe(1);
-    expect(bad.err.join('')).toMatch(/unknown figure "fig9"/);
+    // bad input: an unknown figure, a folder listed twice, no figures, folders beside --paper, a README that is not there
+    const refuses = async (index_: unknown, message: RegExp, extra: string[] = []): Promise<void> => {
+      writeFileSync(index, JSON.stringify(index_));
+      const bad = io();
+      expect(await reportMain(['--paper', index, '--no-rebuild', ...extra], bad.io)).toBe(1);
+      expect(bad.err.join('')).toMatch(message);
+    };
+    await refuses({ figures: { fig9: ['2026-x'] } }, /unknown figure "fig9"/);
+    await refuses({ figures: { fig6: ['2026-x', '2026-x'] } }, /lists 2026-x twice/);
+    await refuses({ figures: ['2026-x'] }, /expected \{"figures"/);
+    await refuses(null, /expected \{"figures"/);
+    await refuses({ figures: { fig6: ['../x'] } }, /results folder names/);
+    await refuses({ figures: { fig6: ['2026-x'] } }, /nowhere\.md: no such file/, ['--readme', path.join(dir, 'nowhere.md')]);
     expect(await reportMain(['--paper', index, dir], io().io)).toBe(2);
+  });
+
+  it('compares every setting of the folders it pools, nested ones and the ABR included, and keeps HTTP/1.1 and HTTP/2 apart', () => {
+    const mbit = { stock: [1.2, 1.2, 1.2], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] };
+    const a = loadFolder(folder('a', mbit));
+    const primed = loadFolder(folder('primed', mbit, { ...SETTINGS, primer: { leadS: 30, overlapS: 20 } }));
+    expect(() => pool('fig6', [a, primed])).toThrow(/different settings/);
+    const b = loadFolder(folder('b', mbit));
+    const otherAbr = { ...b, manifest: { ...b.manifest, defaultAbr: 'buffer' } };
+    expect(() => pool('fig6', [a, otherAbr])).toThrow(/different settings/);
+    const h2 = {
+      ...b,
+      manifest: { ...b.manifest, plan: { ...b.manifest.plan, settings: { ...b.manifest.plan.settings, origin: 'nginx-h2' as const } } },
+    };
+    expect(() => pool('fig6', [a, h2])).toThrow(/stock ran from origin ours in a and nginx-h2 in b/);
+  });
+
+  it("finds Table I's pairs by their players' modes, in either order, and refuses a folder of several bulk flows", () => {
+    const plan = buildPlan({
+      settings: SETTINGS,
+      conditions: [{ key: '3mbit-256kb', rateBitsPerSec: 3e6, queueBytes: 262144 }],
+      players: [],
+      repeats: 3,
+      control: false,
+      together: false,
+      pairs: parsePairs('sprint+stock', 'dash-default'),
+    });
+    const d = path.join(dir, 'pairs');
+    writeResultsFolder(d, plan, () => 1.2);
+    buildReport(d);
+    const f = loadFolder(d);
+    // As a folder of pairs alone on the link (the fixture's runs carry a bulk flow; the table reads the plan's setting).
+    const alone = {
+      ...f,
+      manifest: { ...f.manifest, plan: { ...f.manifest.plan, settings: { ...f.manifest.plan.settings, bulkFlows: 0 } } },
+    };
+    const lines = table1Table([alone]);
+    expect(lines.find((l) => l.startsWith('| stock vs Sprint |'))).toMatch(
+      /^\| stock vs Sprint \| [0-9.]+ \[[0-9.]+–[0-9.]+\] \(3\) \| – \| 0\.12 \/ 0\.49 \|$/,
+    );
+    expect(lines).toContain('| stock vs bulk | – | – | 0.15 / 0.45 |');
+    const four = {
+      ...f,
+      manifest: { ...f.manifest, plan: { ...f.manifest.plan, settings: { ...f.manifest.plan.settings, bulkFlows: 4 } } },
+    };
+    expect(() => table1Table([four])).toThrow(/pairs has 4 bulk flows/);
   });
 });
 
