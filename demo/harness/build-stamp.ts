@@ -24,6 +24,9 @@ export const BUNDLE_FILES = [
   'extension/unpacked/content.js',
 ] as const;
 
+/** The tracked sources the bundles are built from: uncommitted changes elsewhere do not make a build "dirty". */
+export const BUNDLE_SOURCES = ['src', 'player', 'extension', 'demo/page', 'package.json', 'package-lock.json', 'tsconfig.json'] as const;
+
 /** A run's record of the player build it served. */
 export interface BuildRecord {
   /** sha256 (first 12 hex digits) over the bundles' names and bytes; null when none is built. */

@@ -39,13 +39,14 @@ function git(repoDir: string, args: string[]): string | null {
 
 /**
  * The commit of the checkout at repoDir and whether tracked files differ from
- * it. Without git or a .git folder (a container image), $SPRINT_COMMIT (or
- * env.SPRINT_COMMIT) names the commit and the dirty flag is unknown.
+ * it (only those under `paths` when given). Without git or a .git folder (a
+ * container image), $SPRINT_COMMIT (or env.SPRINT_COMMIT) names the commit
+ * and the dirty flag is unknown.
  */
-export function sourceVersion(repoDir: string, env: NodeJS.ProcessEnv = process.env): SourceVersion {
+export function sourceVersion(repoDir: string, env: NodeJS.ProcessEnv = process.env, paths: readonly string[] = []): SourceVersion {
   const head = git(repoDir, ['rev-parse', 'HEAD']);
   if (head && /^[0-9a-f]{40}$/.test(head)) {
-    const status = git(repoDir, ['status', '--porcelain', '--untracked-files=no']);
+    const status = git(repoDir, ['status', '--porcelain', '--untracked-files=no', ...(paths.length > 0 ? ['--', ...paths] : [])]);
     return { commit: head, dirty: status === null ? null : status.length > 0 };
   }
   const given = env.SPRINT_COMMIT?.trim();
