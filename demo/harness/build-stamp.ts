@@ -25,7 +25,16 @@ export const BUNDLE_FILES = [
 ] as const;
 
 /** The tracked sources the bundles are built from: uncommitted changes elsewhere do not make a build "dirty". */
-export const BUNDLE_SOURCES = ['src', 'player', 'extension', 'demo/page', 'package.json', 'package-lock.json', 'tsconfig.json'] as const;
+export const BUNDLE_SOURCES = [
+  'src',
+  'player',
+  'extension',
+  'demo/page',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.base.json',
+] as const;
 
 /** A run's record of the player build it served. */
 export interface BuildRecord {

@@ -272,18 +272,17 @@ export function table1Table(folders: readonly FolderData[]): string[] {
         for (const r of TABLE1_VS_BULK) put(r.name, cellOf(agg, cond.key, r.column));
         continue;
       }
-      for (const v of group[0]?.manifest.plan.variants ?? []) {
-        if (!isPairVariant(v) || v.players.some((p) => p.query || p.abr !== group[0]?.manifest.defaultAbr)) continue;
-        const row =
-          TABLE1_PAIRS[
-            v.players
-              .map((p) => p.mode)
-              .sort()
-              .join('+')
-          ];
-        const first = v.players[0];
-        if (row && first) put(row, cellOf(agg, cond.key, `${v.name}:${first.label}`));
-      }
+      // Every pair of every folder of the group (one folder may hold stock+stock, another sprint+stock).
+      const pairs = new Map<string, { label: string; row: string }>();
+      for (const f of group)
+        for (const v of f.manifest.plan.variants) {
+          if (!isPairVariant(v) || v.players.some((p) => p.query || p.abr !== f.manifest.defaultAbr)) continue;
+          const modes = v.players.map((p) => p.mode).sort();
+          const row = TABLE1_PAIRS[modes.join('+')];
+          const first = v.players[0];
+          if (row && first) pairs.set(v.name, { label: first.label, row });
+        }
+      for (const [name, p] of pairs) put(p.row, cellOf(agg, cond.key, `${name}:${p.label}`));
     }
   }
   const queues = [256, 512].map((k) => k * 1024);
@@ -293,7 +292,10 @@ export function table1Table(folders: readonly FolderData[]): string[] {
     const cells = queues.map((q) => {
       const key = conditionKey(3e6, q);
       const c = found.get(name)?.get(key) ?? [];
-      if (c.length > 1) throw new Error(`table1: "${name}" at ${key} comes from folders run with different settings`);
+      if (c.length > 1)
+        throw new Error(
+          `table1: "${name}" at ${key} comes from ${c.length} variants (folders run with different settings, or the same pair in both orders)`,
+        );
       return c[0];
     });
     const paper = TABLE1_PAPER[name];

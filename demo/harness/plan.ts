@@ -217,7 +217,9 @@ export function parsePairs(text: string, defaultAbr: string): Array<readonly [Pl
             { ...b, label: `${b.label}#2` },
           ]
         : [a, b];
-    if (out.some((p) => pairName(p) === pairName(pair))) throw new UsageError(`--pairs: ${JSON.stringify(item)} is listed twice`);
+    const same = (p: readonly [PlayerSpec, PlayerSpec]): boolean =>
+      pairName(p) === pairName(pair) || pairName([p[1], p[0]]) === pairName(pair);
+    if (out.some(same)) throw new UsageError(`--pairs: ${JSON.stringify(item)} is listed twice (a pair is the same in either order)`);
     out.push(pair);
   }
   return out;

@@ -123,7 +123,11 @@ function paperReport(indexFile: string, readme: string | undefined, rebuild: boo
         if (missing) throw new Error(`cannot rebuild ${name}: ${missing}; pass --no-rebuild to use its summary.json as it is`);
         const r = buildReport(dir);
         built.add(name);
-        for (const u of r.unreadable) io.stderr.write(`sprint report: ${name}/${u.dir}: ${u.error}\n`);
+        // A table short of runs that exist would pass for the whole figure: stop before anything is rewritten.
+        if (r.unreadable.length > 0)
+          throw new Error(
+            `${name}: ${r.unreadable.length} run(s) could not be read (${r.unreadable.map((u) => `${u.dir}: ${u.error}`).join('; ')})`,
+          );
         io.stderr.write(`rebuilt ${name}: ${r.runs.length} run(s), ${r.missing.length} not made\n`);
       }
       return loadFolder(dir);

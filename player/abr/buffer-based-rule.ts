@@ -18,18 +18,26 @@
  * good. Below two steps a step down is therefore due once the buffer has
  * lost half of the anchor (measured: Sprint-x's third 3 Mbit/s × 256 KB run,
  * anchored at 5.5 s on the 1.5 Mbit/s rung with a 1.43 Mbit/s share,
- * stalled 16 times). Above two steps nothing changes.
+ * stalled 16 times), and at most one such step per HALF_STEP_GAP_SEC: dash.js
+ * asks the rule at every request, and at an empty buffer (anchor 0, half of
+ * it 0) each request would otherwise take one more rung — more rungs per
+ * stall for a data plane that pipelines requests than for one that does not.
+ * Above two steps nothing changes.
  */
 import { ladder, type DashjsForRules, type RuleInstance, type RulesContextLike } from './rule-types';
 
 export const BUFFER_RULE_NAME = 'SprintBufferBasedRule';
 export const DEFAULT_STEP_SEC = 10;
 
-/** Where the rule stands: the rung, the rung it last left, and the buffer level it last moved at. */
+/** Least time between two half-anchor steps down, seconds (one segment of the demo and eval content). */
+export const HALF_STEP_GAP_SEC = 4;
+
+/** Where the rule stands: the rung, the rung it last left, the buffer level it last moved at, and when (seconds, any clock). */
 export interface BufferRuleState {
   readonly index: number;
   readonly previousIndex: number | null;
   readonly anchorSec: number;
+  readonly movedAtSec: number | null;
 }
 
 /** How far the buffer must fall below the anchor for a step down: a step, or half the anchor below two steps. */
@@ -37,17 +45,29 @@ export function downStepSec(anchorSec: number, stepSec: number): number {
   return Math.min(stepSec, anchorSec / 2);
 }
 
-/** The rule's decision for one request, given the video buffer level (seconds) and the number of rungs. Pure. */
-export function nextStep(state: BufferRuleState, bufferSec: number, rungs: number, stepSec = DEFAULT_STEP_SEC): BufferRuleState {
+/** The rule's decision for one request, given the video buffer level (seconds), the number of rungs and the time now (seconds). Pure. */
+export function nextStep(
+  state: BufferRuleState,
+  bufferSec: number,
+  rungs: number,
+  nowSec: number,
+  stepSec = DEFAULT_STEP_SEC,
+): BufferRuleState {
   const { index, anchorSec } = state;
   let next = index;
   if (bufferSec >= anchorSec + stepSec && index < rungs - 1) {
     const goingBack = state.previousIndex === index + 1;
     if (!goingBack || bufferSec >= anchorSec + 2 * stepSec) next = index + 1;
-  } else if (index > 0 && bufferSec <= anchorSec - downStepSec(anchorSec, stepSec)) {
+  } else if (index > 0 && bufferSec <= anchorSec - stepSec) {
+    next = index - 1;
+  } else if (
+    index > 0 &&
+    bufferSec <= anchorSec - downStepSec(anchorSec, stepSec) &&
+    (state.movedAtSec === null || nowSec - state.movedAtSec >= HALF_STEP_GAP_SEC)
+  ) {
     next = index - 1;
   }
-  return next === index ? state : { index: next, previousIndex: index, anchorSec: bufferSec };
+  return next === index ? state : { index: next, previousIndex: index, anchorSec: bufferSec, movedAtSec: nowSec };
 }
 
 export function bufferBasedRuleFactory(dashjs: DashjsForRules, stepSec = DEFAULT_STEP_SEC): unknown {
@@ -59,6 +79,7 @@ export function bufferBasedRuleFactory(dashjs: DashjsForRules, stepSec = DEFAULT
     let index = 0;
     let previousIndex: number | null = null;
     let anchorSec: number | null = null;
+    let movedAtSec: number | null = null;
 
     function getSwitchRequest(ctx: RulesContextLike) {
       const req = SwitchRequest(context).create();
@@ -69,10 +90,17 @@ export function bufferBasedRuleFactory(dashjs: DashjsForRules, stepSec = DEFAULT
       const level = dashMetrics.getCurrentBufferLevel('video');
       const buffer = Number.isFinite(level) ? level : 0;
       if (anchorSec === null) anchorSec = buffer;
-      const step = nextStep({ index: Math.min(index, reps.length - 1), previousIndex, anchorSec }, buffer, reps.length, stepSec);
+      const step = nextStep(
+        { index: Math.min(index, reps.length - 1), previousIndex, anchorSec, movedAtSec },
+        buffer,
+        reps.length,
+        performance.now() / 1000,
+        stepSec,
+      );
       index = step.index;
       previousIndex = step.previousIndex;
       anchorSec = step.anchorSec;
+      movedAtSec = step.movedAtSec;
       req.representation = reps[index];
       req.priority = SwitchRequest.PRIORITY?.STRONG ?? 1;
       req.reason = { message: `[${BUFFER_RULE_NAME}] buffer ${buffer.toFixed(1)} s, rung ${index + 1}/${reps.length}` };
@@ -83,6 +111,7 @@ export function bufferBasedRuleFactory(dashjs: DashjsForRules, stepSec = DEFAULT
       index = 0;
       previousIndex = null;
       anchorSec = null;
+      movedAtSec = null;
     }
     return { getSwitchRequest, reset };
   }

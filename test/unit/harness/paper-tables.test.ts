@@ -12,6 +12,7 @@ import * as path from 'path';
 import { main as reportMain } from '../../../demo/harness/report-cli';
 import { buildReport } from '../../../demo/harness/report';
 import {
+  FolderData,
   fig6Table,
   loadFolder,
   paperTables,
@@ -164,6 +165,9 @@ describe('paper tables', () => {
     const a = loadFolder(folder('a', mbit));
     const primed = loadFolder(folder('primed', mbit, { ...SETTINGS, primer: { leadS: 30, overlapS: 20 } }));
     expect(() => pool('fig6', [a, primed])).toThrow(/different settings/);
+    // A nested setting alone (the primer's lead) tells folders apart too.
+    const longer = loadFolder(folder('longer', mbit, { ...SETTINGS, primer: { leadS: 40, overlapS: 20 } }));
+    expect(() => pool('fig6', [primed, longer])).toThrow(/longer and primed were run with different settings/);
     const b = loadFolder(folder('b', mbit));
     const otherAbr = { ...b, manifest: { ...b.manifest, defaultAbr: 'buffer' } };
     expect(() => pool('fig6', [a, otherAbr])).toThrow(/different settings/);
@@ -174,35 +178,47 @@ describe('paper tables', () => {
     expect(() => pool('fig6', [a, h2])).toThrow(/stock ran from origin ours in a and nginx-h2 in b/);
   });
 
-  it("finds Table I's pairs by their players' modes, in either order, and refuses a folder of several bulk flows", () => {
-    const plan = buildPlan({
-      settings: SETTINGS,
-      conditions: [{ key: '3mbit-256kb', rateBitsPerSec: 3e6, queueBytes: 262144 }],
-      players: [],
-      repeats: 3,
-      control: false,
-      together: false,
-      pairs: parsePairs('sprint+stock', 'dash-default'),
-    });
-    const d = path.join(dir, 'pairs');
-    writeResultsFolder(d, plan, () => 1.2);
-    buildReport(d);
-    const f = loadFolder(d);
-    // As a folder of pairs alone on the link (the fixture's runs carry a bulk flow; the table reads the plan's setting).
-    const alone = {
-      ...f,
-      manifest: { ...f.manifest, plan: { ...f.manifest.plan, settings: { ...f.manifest.plan.settings, bulkFlows: 0 } } },
+  it("finds Table I's pairs by their players' modes, in either order and across folders, and refuses a folder of several bulk flows", () => {
+    const pairFolder = (name: string, pairs: string): FolderData => {
+      const plan = buildPlan({
+        settings: SETTINGS,
+        conditions: [{ key: '3mbit-256kb', rateBitsPerSec: 3e6, queueBytes: 262144 }],
+        players: [],
+        repeats: 3,
+        control: false,
+        together: false,
+        pairs: parsePairs(pairs, 'dash-default'),
+      });
+      const d = path.join(dir, name);
+      writeResultsFolder(d, plan, () => 1.2);
+      buildReport(d);
+      const f = loadFolder(d);
+      // As a folder of pairs alone on the link (the fixture's runs carry a bulk flow; the table reads the plan's setting).
+      return { ...f, manifest: { ...f.manifest, plan: { ...f.manifest.plan, settings: { ...f.manifest.plan.settings, bulkFlows: 0 } } } };
     };
-    const lines = table1Table([alone]);
-    expect(lines.find((l) => l.startsWith('| stock vs Sprint |'))).toMatch(
-      /^\| stock vs Sprint \| [0-9.]+ \[[0-9.]+–[0-9.]+\] \(3\) \| – \| 0\.12 \/ 0\.49 \|$/,
-    );
-    expect(lines).toContain('| stock vs bulk | – | – | 0.15 / 0.45 |');
+    const counted = /\| [0-9.]+ \[[0-9.]+–[0-9.]+\] \(3\) \| – \|/;
+    const row = (lines: string[], name: string): string | undefined => lines.find((l) => l.startsWith(`| ${name} |`));
+    // stock+sprint and sprint+stock are both "stock vs Sprint"
+    for (const order of ['sprint+stock', 'stock+sprint'])
+      expect(row(table1Table([pairFolder(order, order)]), 'stock vs Sprint')).toMatch(counted);
+    // two folders of pairs: both rows filled, whichever comes first
+    const a = pairFolder('a', 'stock+stock');
+    const b = pairFolder('b', 'sprint+stock');
+    for (const folders of [
+      [a, b],
+      [b, a],
+    ]) {
+      const lines = table1Table(folders);
+      expect(row(lines, 'stock vs stock')).toMatch(counted);
+      expect(row(lines, 'stock vs Sprint')).toMatch(counted);
+      expect(row(lines, 'stock vs bulk')).toBe('| stock vs bulk | – | – | 0.15 / 0.45 |');
+    }
     const four = {
-      ...f,
-      manifest: { ...f.manifest, plan: { ...f.manifest.plan, settings: { ...f.manifest.plan.settings, bulkFlows: 4 } } },
+      ...a,
+      manifest: { ...a.manifest, plan: { ...a.manifest.plan, settings: { ...a.manifest.plan.settings, bulkFlows: 4 } } },
     };
-    expect(() => table1Table([four])).toThrow(/pairs has 4 bulk flows/);
+    expect(() => table1Table([four])).toThrow(/a has 4 bulk flows/);
+    expect(() => parsePairs('stock+sprint,sprint+stock', 'buffer')).toThrow(/listed twice \(a pair is the same in either order\)/);
   });
 });
 
