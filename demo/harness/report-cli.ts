@@ -13,7 +13,16 @@ import { CliIo, processIo, reportError } from '../../src/cli/io';
 import { existsSync, readFileSync, writeFileSync } from 'fs';
 import * as path from 'path';
 import { alignColumns } from './format';
-import { FigureId, loadFolder, paperHtml, paperTables, readmeTables, readPaperIndex, replaceReadmeTables } from './paper-tables';
+import {
+  FigureId,
+  FolderData,
+  loadFolder,
+  paperHtml,
+  paperTables,
+  readmeTables,
+  readPaperIndex,
+  replaceReadmeTables,
+} from './paper-tables';
 import { mergeResults } from './merge';
 import { buildReport, contentProblem } from './report';
 import { readManifest } from './manifest';
@@ -114,15 +123,17 @@ function paperReport(indexFile: string, readme: string | undefined, rebuild: boo
     const index = readPaperIndex(indexFile);
     if (readme !== undefined && !existsSync(readme)) throw new Error(`${readme}: no such file`);
     const base = path.dirname(indexFile);
-    const built = new Set<string>();
-    const tables = paperTables(index, (name) => {
+    // Each folder is rebuilt and read once, however many figures it feeds (Fig. 6 and Table I share theirs).
+    const folders = new Map<string, FolderData>();
+    const load = (name: string): FolderData => {
+      const seen = folders.get(name);
+      if (seen) return seen;
       const dir = path.join(base, name);
-      if (rebuild && !built.has(name)) {
+      if (rebuild) {
         // A rebuild without the content would empty committed figures (and the README's tables with them).
         const missing = contentProblem(readManifest(dir));
         if (missing) throw new Error(`cannot rebuild ${name}: ${missing}; pass --no-rebuild to use its summary.json as it is`);
         const r = buildReport(dir);
-        built.add(name);
         // A table short of runs that exist would pass for the whole figure: stop before anything is rewritten.
         if (r.unreadable.length > 0)
           throw new Error(
@@ -130,10 +141,13 @@ function paperReport(indexFile: string, readme: string | undefined, rebuild: boo
           );
         io.stderr.write(`rebuilt ${name}: ${r.runs.length} run(s), ${r.missing.length} not made\n`);
       }
-      return loadFolder(dir);
-    });
+      const f = loadFolder(dir);
+      folders.set(name, f);
+      return f;
+    };
+    const tables = paperTables(index, load);
     for (const [id, text] of tables) io.stdout.write(`<!-- paper-table: ${id} -->\n${text}\n<!-- /paper-table -->\n\n`);
-    const html = paperHtml(index, (name) => loadFolder(path.join(base, name)));
+    const html = paperHtml(index, load);
     if (html !== null) {
       writeFileSync(path.join(base, 'paper.html'), html);
       io.stderr.write(`${path.join(base, 'paper.html')}: paper Fig. 6 as heat maps\n`);
