@@ -127,9 +127,19 @@ export function pool(figure: string, folders: readonly FolderData[]): Aggregate 
         origins.set(p.label, { origin, folder: f.name });
       }
   }
-  const runs = folders.flatMap((f) => f.runs);
+  const runs = folders.flatMap((f) => f.runs.filter((r) => fallbackOf(r) === null));
   const order = folders.flatMap((f) => f.manifest.plan.variants.flatMap((v) => v.players.map((p) => p.label)));
   return aggregate(runs, order);
+}
+
+/**
+ * Why a run measures another data plane than its player asked for (the extension or its host missing,
+ * content or a server that cannot support the mode: the player fell back), or null. Such a run measures
+ * the fallback, so no figure counts it under the plane asked for; the tables' runs line names it.
+ */
+export function fallbackOf(run: RunSummary): string | null {
+  const p = run.players.find((x) => x.mode !== null && x.requestedMode !== null && x.mode !== x.requestedMode);
+  return p ? `${p.label} asked for ${p.requestedMode}, ran ${p.mode}` : null;
 }
 
 /** "80.2 [78.0–85.1] (3)", "80.2 (1)", "–". */
@@ -158,16 +168,25 @@ function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>
  * (build-stamp.ts) or, for runs made before builds were recorded, the source commit the harness ran from.
  */
 function sourcesLine(folders: readonly FolderData[]): string {
+  const left: string[] = [];
   const parts = folders.map((f) => {
     const seen = new Map<string, number>();
+    let counted = 0;
     for (const r of f.runs) {
+      const fallback = fallbackOf(r);
+      if (fallback) {
+        left.push(`\`${f.name}/${r.dir}\` (${fallback})`);
+        continue;
+      }
+      counted++;
       const c = r.host?.build ? describeBuild(r.host.build) : `source ${r.host?.commit ? r.host.commit.slice(0, 7) : 'unknown'}`;
       seen.set(c, (seen.get(c) ?? 0) + 1);
     }
     const list = [...seen].map(([c, n]) => `${c} ×${n}`).join(', ');
-    return `\`${f.name}/\` (${f.runs.length} run${f.runs.length === 1 ? '' : 's'}: ${list})`;
+    return `\`${f.name}/\` (${counted} run${counted === 1 ? '' : 's'}: ${list})`;
   });
-  return `Runs: ${parts.join('; ')}.`;
+  const leftOut = left.length ? ` Left out, a player ran another data plane than it asked for: ${left.join('; ')}.` : '';
+  return `Runs: ${parts.join('; ')}.${leftOut}`;
 }
 
 function playerColumns(agg: Aggregate): Column[] {

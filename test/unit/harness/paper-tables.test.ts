@@ -2,7 +2,8 @@
 // (demo/harness/paper-tables.ts, `sprint report --paper`): results folders
 // written the way `sprint ab` writes them are folded into Fig. 6 and Table I
 // cells (median [min–max] (runs), Sprint outside 97–105 % in bold), folders
-// of different settings are not pooled, Table I finds its pairs by mode, the README's marked blocks are
+// of different settings are not pooled, a run whose player fell back to another data plane is left out
+// and named, Table I finds its pairs by mode, the README's marked blocks are
 // rewritten in place — and the README in this repository holds exactly the
 // tables its committed results folders give.
 
@@ -88,6 +89,20 @@ describe('paper tables', () => {
       folder('c', { stock: [1, 1, 1], sprint: [1, 1, 1], control: [1, 1, 1] }, { ...SETTINGS, congestionControl: 'bbr' }),
     );
     expect(() => pool('fig6', [a, c])).toThrow(/fig6: c and a were run with different settings/);
+  });
+
+  it('counts no run in which a player fell back to another data plane, and names it under the table', () => {
+    const d = folder('fb', { stock: [1.2, 1.2, 1.2], sprint: [1.5, 1.2, 1.5], control: [1.5, 1.5, 1.5] });
+    // Sprint's second run ran Sprint-x (as when the extension is missing): its player log says so.
+    const log = path.join(d, 'runs', '3mbit-256kb', 'sprint', 'r2', 'player-8001.jsonl');
+    writeFileSync(log, readFileSync(log, 'utf8').replace(/"mode":"sprint"/g, '"mode":"sprint-x"'));
+    buildReport(d);
+    const lines = fig6Table([loadFolder(d)]);
+    expect(lines).toContain('| 3 Mbit/s × 256 KB | 80.0 [80.0–80.0] (3) | 100.0 [100.0–100.0] (2) | 100.0 [100.0–100.0] (3) |');
+    expect(lines.at(-1)).toBe(
+      'Runs: `fb/` (8 runs: source unknown ×8). Left out, a player ran another data plane than it asked for: ' +
+        '`fb/runs/3mbit-256kb/sprint/r2` (sprint asked for sprint, ran sprint-x).',
+    );
   });
 
   it("gives paper Table I's rows with the paper's medians, leaving rows not measured as –", () => {
