@@ -109,3 +109,31 @@ export function describeBuild(b: BuildRecord | undefined | null): string {
   if (b.commit) return `build ${b.commit.slice(0, 7)}${b.dirty ? '+' : ''}`;
   return b.bundle ? `bundle ${b.bundle}` : 'build unknown';
 }
+
+/**
+ * The builds some runs served, counted in order of first appearance. Runs whose bundles have the same
+ * fingerprint served the same player whatever commit built it (a rebuild after commits that did not touch
+ * the bundles' sources gives the same bytes), so they count as one build, named by every commit that built
+ * it: "build 2165dc7 = de2cb1d (bundle 5692112a2cd6)". Runs without a build record count under `otherwise`.
+ */
+export function countBuilds<T>(
+  runs: readonly T[],
+  buildOf: (run: T) => BuildRecord | null | undefined,
+  otherwise: (run: T) => string,
+): Array<{ readonly label: string; readonly runs: number }> {
+  const groups = new Map<string, { names: Set<string>; bundle: string | null; runs: number }>();
+  for (const run of runs) {
+    const b = buildOf(run);
+    const name = b ? describeBuild(b) : otherwise(run);
+    const key = b?.bundle ? `bundle:${b.bundle}` : `name:${name}`;
+    const g = groups.get(key) ?? { names: new Set<string>(), bundle: b?.bundle ?? null, runs: 0 };
+    g.names.add(name);
+    g.runs++;
+    groups.set(key, g);
+  }
+  return [...groups.values()].map((g) => {
+    const names = [...g.names];
+    const label = names.length === 1 ? names[0]! : `build ${names.map((n) => n.replace(/^build /, '')).join(' = ')} (bundle ${g.bundle})`;
+    return { label, runs: g.runs };
+  });
+}

@@ -14,7 +14,7 @@ import * as path from 'path';
 import type { Summary } from '../testbed/metrics';
 import { aggregate, Aggregate, Cell, cellOf, Column } from './aggregate';
 import { bytesLabel, cellText, escapeHtml, rateLabel } from './format';
-import { describeBuild } from './build-stamp';
+import { countBuilds } from './build-stamp';
 import { heatMapsSection, htmlPage } from './report-html';
 import { AbManifest, readManifest } from './manifest';
 import { mdTable } from './report-md';
@@ -170,20 +170,19 @@ function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>
 function sourcesLine(folders: readonly FolderData[]): string {
   const left: string[] = [];
   const parts = folders.map((f) => {
-    const seen = new Map<string, number>();
-    let counted = 0;
+    const counted: RunSummary[] = [];
     for (const r of f.runs) {
       const fallback = fallbackOf(r);
-      if (fallback) {
-        left.push(`\`${f.name}/${r.dir}\` (${fallback})`);
-        continue;
-      }
-      counted++;
-      const c = r.host?.build ? describeBuild(r.host.build) : `source ${r.host?.commit ? r.host.commit.slice(0, 7) : 'unknown'}`;
-      seen.set(c, (seen.get(c) ?? 0) + 1);
+      if (fallback) left.push(`\`${f.name}/${r.dir}\` (${fallback})`);
+      else counted.push(r);
     }
-    const list = [...seen].map(([c, n]) => `${c} ×${n}`).join(', ');
-    return `\`${f.name}/\` (${counted} run${counted === 1 ? '' : 's'}: ${list})`;
+    const builds = countBuilds(
+      counted,
+      (r) => r.host?.build,
+      (r) => `source ${r.host?.commit ? r.host.commit.slice(0, 7) : 'unknown'}`,
+    );
+    const list = builds.map((b) => `${b.label} ×${b.runs}`).join(', ');
+    return `\`${f.name}/\` (${counted.length} run${counted.length === 1 ? '' : 's'}: ${list})`;
   });
   const leftOut = left.length ? ` Left out, a player ran another data plane than it asked for: ${left.join('; ')}.` : '';
   return `Runs: ${parts.join('; ')}.${leftOut}`;

@@ -3,7 +3,7 @@
 // the first is paper Fig. 6's), problems, and one line per run. Pure.
 
 import { isPairVariant } from './plan';
-import { describeBuild } from './build-stamp';
+import { countBuilds } from './build-stamp';
 import type { Aggregate } from './aggregate';
 import { describeSource } from './host-info';
 import { durationLabel, mbit, stallLabel } from './format';
@@ -96,12 +96,12 @@ export function machineLines(runs: readonly RunSummary[]): string[] {
 
 /** The player builds the runs served (build-stamp.ts): "build 33d605e (20 run(s))"; runs from before builds were recorded count as "not recorded". */
 export function buildLines(runs: readonly RunSummary[]): string[] {
-  const seen = new Map<string, number>();
-  for (const r of runs) {
-    const key = r.host?.build ? describeBuild(r.host.build) : 'not recorded';
-    seen.set(key, (seen.get(key) ?? 0) + 1);
-  }
-  return seen.size === 1 && seen.has('not recorded') ? [] : [...seen].map(([k, n]) => `${k} (${n} run(s))`);
+  const builds = countBuilds(
+    runs,
+    (r) => r.host?.build,
+    () => 'not recorded',
+  );
+  return builds.length === 1 && builds[0]?.label === 'not recorded' ? [] : builds.map((b) => `${b.label} (${b.runs} run(s))`);
 }
 
 /** Runs of the plan the report could not use: not made yet, or unreadable. */

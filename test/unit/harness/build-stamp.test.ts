@@ -6,7 +6,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { BuildRecord, buildRecord, bundleFingerprint, describeBuild, writeBuildStamp } from '../../../demo/harness/build-stamp';
+import {
+  BuildRecord,
+  buildRecord,
+  bundleFingerprint,
+  countBuilds,
+  describeBuild,
+  writeBuildStamp,
+} from '../../../demo/harness/build-stamp';
 import { buildLines } from '../../../demo/harness/report-md';
 import type { RunSummary } from '../../../demo/harness/run-summary';
 
@@ -58,5 +65,28 @@ describe('build stamp', () => {
     const b = { bundle: '0123456789ab', commit: COMMIT, dirty: false, builtAt: 'x' };
     expect(buildLines([run(b), run(b), run()])).toEqual(['build aaaaaaa (2 run(s))', 'not recorded (1 run(s))']);
     expect(buildLines([run()])).toEqual([]);
+  });
+
+  it('counts runs of the same bundles built at different commits as one build, naming both commits', () => {
+    const run = (build?: BuildRecord): RunSummary =>
+      ({ host: { loadAvgStart: [], loadAvgEnd: [], cpus: 2, ...(build ? { build } : {}) } }) as unknown as RunSummary;
+    const at = (commit: string, bundle: string): BuildRecord => ({ bundle, commit, dirty: false, builtAt: 'x' });
+    const first = at(COMMIT, '0123456789ab');
+    const rebuilt = at('b'.repeat(40), '0123456789ab');
+    const changed = at('c'.repeat(40), 'ba9876543210');
+    expect(buildLines([run(first), run(rebuilt), run(first), run(changed)])).toEqual([
+      'build aaaaaaa = bbbbbbb (bundle 0123456789ab) (3 run(s))',
+      'build ccccccc (1 run(s))',
+    ]);
+    expect(
+      countBuilds(
+        [run(first), run()],
+        (r) => r.host?.build,
+        () => 'source unknown',
+      ),
+    ).toEqual([
+      { label: 'build aaaaaaa', runs: 1 },
+      { label: 'source unknown', runs: 1 },
+    ]);
   });
 });
