@@ -7,13 +7,15 @@
 // rebuffers, switches, startup delay, unfairness, utilization, transfer and
 // chunk sizes, the server's RTT/cwnd, and the windows the video's and the
 // bulk flows' connections entered their losses with. Only runs that finished (status ok
-// with a measurement window) count; the others are listed as problems.
+// with a measurement window) and whose players ran the data plane they asked for count (a
+// run that fell back measures the fallback); the others are listed as problems.
 // Pure: run summaries in, aggregate out.
 
 import { Summary, summarize } from '../testbed/metrics';
 import type { RunSummary, TcpFigures } from './run-summary';
 import { expectedShare } from './expected-share';
 import { isPairVariant } from './plan';
+import { fallbackOf } from './player-summary';
 
 export const METRICS = [
   'percentOfFairShare',
@@ -172,9 +174,18 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
   };
 }
 
-/** Whether a run's figures count. */
+/** Why a finished run measures another data plane than one of its players asked for, or null. */
+export function runFallback(run: RunSummary): string | null {
+  for (const p of run.players) {
+    const f = fallbackOf(p);
+    if (f) return f;
+  }
+  return null;
+}
+
+/** Whether a run's figures count: it finished with a window and every player ran the plane it asked for. */
 export function runCounts(run: RunSummary): boolean {
-  return run.status === 'ok' && run.window !== null;
+  return run.status === 'ok' && run.window !== null && runFallback(run) === null;
 }
 
 export function aggregate(runs: readonly RunSummary[], playerOrder: readonly string[] = []): Aggregate {
@@ -207,6 +218,7 @@ export function aggregate(runs: readonly RunSummary[], playerOrder: readonly str
       for (const r of mine) {
         if (r.status !== 'ok') problems.push(`${r.dir}: ${r.status}${r.error ? ` (${r.error})` : ''}`);
         else if (!r.window) problems.push(`${r.dir}: no measurement window (${r.windowProblem})`);
+        else if (runFallback(r)) problems.push(`${r.dir}: not counted: ${runFallback(r)}`);
       }
       for (const r of ok)
         for (const w of r.warnings)

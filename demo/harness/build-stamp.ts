@@ -121,19 +121,25 @@ export function countBuilds<T>(
   buildOf: (run: T) => BuildRecord | null | undefined,
   otherwise: (run: T) => string,
 ): Array<{ readonly label: string; readonly runs: number }> {
-  const groups = new Map<string, { names: Set<string>; bundle: string | null; runs: number }>();
+  const groups = new Map<string, { commits: Set<string>; name: string; bundle: string | null; runs: number }>();
   for (const run of runs) {
     const b = buildOf(run);
     const name = b ? describeBuild(b) : otherwise(run);
     const key = b?.bundle ? `bundle:${b.bundle}` : `name:${name}`;
-    const g = groups.get(key) ?? { names: new Set<string>(), bundle: b?.bundle ?? null, runs: 0 };
-    g.names.add(name);
+    const g = groups.get(key) ?? { commits: new Set<string>(), name, bundle: b?.bundle ?? null, runs: 0 };
+    if (b?.commit) g.commits.add(name.replace(/^build /, ''));
     g.runs++;
     groups.set(key, g);
   }
-  return [...groups.values()].map((g) => {
-    const names = [...g.names];
-    const label = names.length === 1 ? names[0]! : `build ${names.map((n) => n.replace(/^build /, '')).join(' = ')} (bundle ${g.bundle})`;
-    return { label, runs: g.runs };
+  const labelled = [...groups.values()].map((g) => {
+    const commits = [...g.commits];
+    if (commits.length > 1) return { label: `build ${commits.join(' = ')} (bundle ${g.bundle})`, runs: g.runs, bundle: g.bundle };
+    return { label: commits.length === 1 ? `build ${commits[0]}` : g.name, runs: g.runs, bundle: g.bundle };
   });
+  // Two bundles under one name (two builds of one dirty tree): tell them apart by fingerprint.
+  return labelled.map(({ label, runs, bundle }) =>
+    bundle && labelled.filter((o) => o.label === label).length > 1 && !label.includes(bundle)
+      ? { label: `${label} (bundle ${bundle})`, runs }
+      : { label, runs },
+  );
 }

@@ -12,7 +12,7 @@
 import { existsSync, readFileSync } from 'fs';
 import * as path from 'path';
 import type { Summary } from '../testbed/metrics';
-import { aggregate, Aggregate, Cell, cellOf, Column } from './aggregate';
+import { aggregate, Aggregate, Cell, cellOf, Column, runFallback } from './aggregate';
 import { bytesLabel, cellText, escapeHtml, rateLabel } from './format';
 import { countBuilds } from './build-stamp';
 import { heatMapsSection, htmlPage } from './report-html';
@@ -127,19 +127,9 @@ export function pool(figure: string, folders: readonly FolderData[]): Aggregate 
         origins.set(p.label, { origin, folder: f.name });
       }
   }
-  const runs = folders.flatMap((f) => f.runs.filter((r) => fallbackOf(r) === null));
+  const runs = folders.flatMap((f) => f.runs);
   const order = folders.flatMap((f) => f.manifest.plan.variants.flatMap((v) => v.players.map((p) => p.label)));
   return aggregate(runs, order);
-}
-
-/**
- * Why a run measures another data plane than its player asked for (the extension or its host missing,
- * content or a server that cannot support the mode: the player fell back), or null. Such a run measures
- * the fallback, so no figure counts it under the plane asked for; the tables' runs line names it.
- */
-export function fallbackOf(run: RunSummary): string | null {
-  const p = run.players.find((x) => x.mode !== null && x.requestedMode !== null && x.mode !== x.requestedMode);
-  return p ? `${p.label} asked for ${p.requestedMode}, ran ${p.mode}` : null;
 }
 
 /** "80.2 [78.0–85.1] (3)", "80.2 (1)", "–". */
@@ -172,8 +162,8 @@ function sourcesLine(folders: readonly FolderData[]): string {
   const parts = folders.map((f) => {
     const counted: RunSummary[] = [];
     for (const r of f.runs) {
-      const fallback = fallbackOf(r);
-      if (fallback) left.push(`\`${f.name}/${r.dir}\` (${fallback})`);
+      const fallback = runFallback(r);
+      if (fallback) left.push(`\`${f.name}/${r.dir}\` (${fallback.replace(/^player /, '')})`);
       else counted.push(r);
     }
     const builds = countBuilds(
@@ -182,7 +172,7 @@ function sourcesLine(folders: readonly FolderData[]): string {
       (r) => `source ${r.host?.commit ? r.host.commit.slice(0, 7) : 'unknown'}`,
     );
     const list = builds.map((b) => `${b.label} ×${b.runs}`).join(', ');
-    return `\`${f.name}/\` (${counted.length} run${counted.length === 1 ? '' : 's'}: ${list})`;
+    return `\`${f.name}/\` (${counted.length} run${counted.length === 1 ? '' : 's'}${list ? `: ${list}` : ''})`;
   });
   const leftOut = left.length ? ` Left out, a player ran another data plane than it asked for: ${left.join('; ')}.` : '';
   return `Runs: ${parts.join('; ')}.${leftOut}`;

@@ -40,6 +40,16 @@ export interface TransferFigures {
   readonly trainBytes: Summary | null;
 }
 
+/**
+ * How a player ended the run on another data plane than it asked for (the extension or its host missing,
+ * content or a server that cannot support the mode: it fell back), or null. `auto` asks for whichever
+ * plane the page can run, so it never falls back.
+ */
+export function fallbackOf(p: Pick<PlayerSummary, 'label' | 'requestedMode' | 'mode' | 'modeReason'>): string | null {
+  if (p.mode === null || p.requestedMode === null || p.requestedMode === 'auto' || p.mode === p.requestedMode) return null;
+  return `player ${p.label}: asked for ${p.requestedMode}, ran ${p.mode}${p.modeReason ? ` (${p.modeReason})` : ''}`;
+}
+
 export interface PlayerSummary {
   readonly port: number;
   readonly label: string;

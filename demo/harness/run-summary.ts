@@ -19,7 +19,7 @@ import type { ContentInfo } from '../content/content-info';
 import { setRecipe } from '../content/recipe';
 import { MediaKind, mediaFiles, mediaRates } from './media-split';
 import { FlowSpec } from './plan';
-import { PlayerLine, PlayerSummary, summarizePlayer } from './player-summary';
+import { fallbackOf, PlayerLine, PlayerSummary, summarizePlayer } from './player-summary';
 import { HostRecord, overloadWarning } from './host-info';
 import { TrainFigures, trainFigures } from './train-figures';
 import { RunRecord, RUN_FORMAT } from './run';
@@ -414,8 +414,8 @@ export function summarizeRun(data: RunData): RunSummary {
   for (const p of players) {
     if (!p.ready) warnings.push(`player ${p.label}: never reported stats`);
     if (p.everHidden) warnings.push(`player ${p.label}: its page was hidden at times (throttled by the browser)`);
-    if (p.mode !== null && p.requestedMode !== null && p.mode !== p.requestedMode)
-      warnings.push(`player ${p.label}: asked for ${p.requestedMode}, ran ${p.mode} (${p.modeReason})`);
+    const fallback = fallbackOf(p);
+    if (fallback) warnings.push(fallback);
     if (p.ended) warnings.push(`player ${p.label}: the video ended during the run (content shorter than the schedule)`);
   }
   const tcp: Record<string, TcpFigures> = {};

@@ -78,6 +78,16 @@ describe('build stamp', () => {
       'build aaaaaaa = bbbbbbb (bundle 0123456789ab) (3 run(s))',
       'build ccccccc (1 run(s))',
     ]);
+    // the same bundle also served once when the stamp did not describe it: still one build, named by its commit
+    const unstamped: BuildRecord = { bundle: '0123456789ab', commit: null, dirty: null, builtAt: null };
+    expect(buildLines([run(first), run(unstamped)])).toEqual(['build aaaaaaa (2 run(s))']);
+    // two different bundles built from one dirty tree: told apart by fingerprint
+    const dirtyA: BuildRecord = { bundle: '111111111111', commit: COMMIT, dirty: true, builtAt: 'x' };
+    const dirtyB: BuildRecord = { bundle: '222222222222', commit: COMMIT, dirty: true, builtAt: 'y' };
+    expect(buildLines([run(dirtyA), run(dirtyB)])).toEqual([
+      'build aaaaaaa+ (bundle 111111111111) (1 run(s))',
+      'build aaaaaaa+ (bundle 222222222222) (1 run(s))',
+    ]);
     expect(
       countBuilds(
         [run(first), run()],

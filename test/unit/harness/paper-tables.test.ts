@@ -12,6 +12,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { main as reportMain } from '../../../demo/harness/report-cli';
 import { buildReport } from '../../../demo/harness/report';
+import { cellOf } from '../../../demo/harness/aggregate';
+import { fallbackOf } from '../../../demo/harness/player-summary';
 import {
   FolderData,
   fig6Table,
@@ -96,13 +98,25 @@ describe('paper tables', () => {
     // Sprint's second run ran Sprint-x (as when the extension is missing): its player log says so.
     const log = path.join(d, 'runs', '3mbit-256kb', 'sprint', 'r2', 'player-8001.jsonl');
     writeFileSync(log, readFileSync(log, 'utf8').replace(/"mode":"sprint"/g, '"mode":"sprint-x"'));
-    buildReport(d);
+    // the folder's own report leaves it out too, and says why
+    const cell = cellOf(buildReport(d).aggregate, '3mbit-256kb', 'sprint')!;
+    expect(cell.okRuns).toEqual(['runs/3mbit-256kb/sprint/r1', 'runs/3mbit-256kb/sprint/r3']);
+    expect(cell.problems).toContain(
+      'runs/3mbit-256kb/sprint/r2: not counted: player sprint: asked for sprint, ran sprint-x (sprint requested)',
+    );
     const lines = fig6Table([loadFolder(d)]);
     expect(lines).toContain('| 3 Mbit/s × 256 KB | 80.0 [80.0–80.0] (3) | 100.0 [100.0–100.0] (2) | 100.0 [100.0–100.0] (3) |');
     expect(lines.at(-1)).toBe(
       'Runs: `fb/` (8 runs: source unknown ×8). Left out, a player ran another data plane than it asked for: ' +
-        '`fb/runs/3mbit-256kb/sprint/r2` (sprint asked for sprint, ran sprint-x).',
+        '`fb/runs/3mbit-256kb/sprint/r2` (sprint: asked for sprint, ran sprint-x (sprint requested)).',
     );
+  });
+
+  it('a player that asked for auto never fell back, whatever plane it resolved', () => {
+    const p = { label: 'x', requestedMode: 'auto', mode: 'stock', modeReason: 'no Range support' };
+    expect(fallbackOf(p)).toBeNull();
+    expect(fallbackOf({ ...p, requestedMode: 'sprint' })).toBe('player x: asked for sprint, ran stock (no Range support)');
+    expect(fallbackOf({ ...p, requestedMode: 'sprint', mode: null })).toBeNull();
   });
 
   it("gives paper Table I's rows with the paper's medians, leaving rows not measured as –", () => {
