@@ -216,9 +216,10 @@ export function aggregate(runs: readonly RunSummary[], playerOrder: readonly str
       const players = ok.flatMap((r) => r.players.filter((p) => p.label === col.flow));
       const problems: string[] = [];
       for (const r of mine) {
+        const fallback = runFallback(r);
         if (r.status !== 'ok') problems.push(`${r.dir}: ${r.status}${r.error ? ` (${r.error})` : ''}`);
         else if (!r.window) problems.push(`${r.dir}: no measurement window (${r.windowProblem})`);
-        else if (runFallback(r)) problems.push(`${r.dir}: not counted: ${runFallback(r)}`);
+        else if (fallback) problems.push(`${r.dir}: not counted: ${fallback}`);
       }
       for (const r of ok)
         for (const w of r.warnings)
