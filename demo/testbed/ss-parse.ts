@@ -1,6 +1,9 @@
 // Parser for `ss -tinH` output: one sample per TCP connection with the
 // sender-side state the paper's figures use (cwnd, RTT, slow-start threshold,
-// bytes acked, retransmissions) and the congestion control in force.
+// bytes acked, retransmissions) and the congestion control in force, and
+// what limited the sender: the kernel's busy time, split into time limited by
+// the receiver's window (`rwnd_limited`, a reader that falls behind) and by
+// the send buffer (`sndbuf_limited`), printed only once non-zero.
 //
 // `ss -ti` prints each connection as two lines: the socket line
 // ("[State] Recv-Q Send-Q Local:Port Peer:Port") and an indented info line of
@@ -58,6 +61,14 @@ export interface SsSample {
   readonly unacked: number | null;
   readonly deliveryRateBitsPerSec: number | null;
   readonly pacingRateBitsPerSec: number | null;
+  /** Time the connection had data to send over its life, ms (null: not printed). */
+  readonly busyMs: number | null;
+  /** Of that, time the receiver's window held the sender back, ms (0 when ss printed busy but no rwnd_limited). */
+  readonly rwndLimitedMs: number | null;
+  /** Of that, time the send buffer held it back, ms (0 when ss printed busy but no sndbuf_limited). */
+  readonly sndbufLimitedMs: number | null;
+  /** The receiver's last advertised window, bytes. */
+  readonly sndWndBytes: number | null;
 }
 
 const SOCKET_LINE = /^(?:([A-Z][A-Z0-9-]*)\s+)?(\d+)\s+(\d+)\s+(\S+)\s+(\S+)/;
@@ -117,6 +128,13 @@ function parseInfo(line: string): Omit<SsSample, 't' | 'localAddr' | 'localPort'
     const nb = b === undefined ? NaN : Number(b);
     return [Number.isFinite(na) ? na : null, Number.isFinite(nb) ? nb : null];
   };
+  /** "1448ms" or "100ms(8.1%)" → 100; absent → null. */
+  const ms = (key: string): number | null => {
+    const m = /^(\d+(?:\.\d+)?)ms/.exec(kv.get(key) ?? '');
+    return m ? Number(m[1]) : null;
+  };
+  const busy = ms('busy');
+  const limited = (key: string): number | null => ms(key) ?? (busy !== null ? 0 : null);
   const [rtt, rttVar] = pair('rtt');
   const [retransNow, retransTotal] = pair('retrans');
   return {
@@ -134,6 +152,10 @@ function parseInfo(line: string): Omit<SsSample, 't' | 'localAddr' | 'localPort'
     unacked: num('unacked'),
     deliveryRateBitsPerSec: deliveryRate,
     pacingRateBitsPerSec: pacingRate,
+    busyMs: busy,
+    rwndLimitedMs: limited('rwnd_limited'),
+    sndbufLimitedMs: limited('sndbuf_limited'),
+    sndWndBytes: num('snd_wnd'),
   };
 }
 

@@ -31,8 +31,11 @@
  * requests wait for audio's in presentation order (src/train/audio-order.ts:
  * without that order audio queued behind whole video windows and stalled
  * playback with 40 s of video buffered, 9 rebuffers in 150 s on the 3 Mbit/s
- * testbed). Elsewhere, and with sprintAudio 'own', audio stays on dash.js's
- * own loader and its transfers are recorded like stock's.
+ * testbed). Audio is pipelined as well, up to the video asked for and
+ * within the connection's window: with one audio request at a time, a round
+ * trip near the segment duration held the whole player to one segment per
+ * round trip (audio-order.ts). Elsewhere, and with sprintAudio 'own', audio
+ * stays on dash.js's own loader and its transfers are recorded like stock's.
  *
  * Responses reach dash.js strictly in request order and one append at a
  * time (the next completion is released when dash.js has appended the
@@ -49,7 +52,7 @@
  * is re-issued (the transport says when that is safe); one that fails for
  * good is failed back to dash.js, whose own retry policy takes over.
  *
- * Size (951 lines): one state machine: a request's life (issue, bytes, end,
+ * Size (1026 lines): one state machine: a request's life (issue, bytes, end,
  * failure, re-issue, abort), the train it belongs to and the in-order release
  * share per-type state that must change together within one event turn. What
  * stands alone is split out: estimates (../estimates/estimate-hub.ts), the
@@ -58,10 +61,10 @@
  * the dash.js hooks (../dash/).
  */
 import { parseRange } from '../../src/sprintx/range-plan';
-import { outstandingBytes } from '../../src/model/outstanding-window';
+import { mayIssueRequest, outstandingBytes, type OutstandingBytes } from '../../src/model/outstanding-window';
 import { TrainPolicy } from '../../src/train/train-policy';
 import { RestartReserve } from '../../src/train/restart-reserve';
-import { audioOrder } from '../../src/train/audio-order';
+import { audioMayPipeline, audioOrder } from '../../src/train/audio-order';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
 import { DashFragmentRecorder } from '../dataplane/segment-records';
@@ -369,7 +372,54 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   }
 
   private mayIssue(type: string): boolean {
+    if (type === RIDER_MEDIA_TYPE && this.audioInFlight()) return this.audioMayPipeline();
     return this.windowAllows(type) && !this.holdForAudio(type);
+  }
+
+  /** Riding audio has a request on the connection (its next one would be pipelined behind it); never after a fallback. */
+  private audioInFlight(): boolean {
+    if (!this.audioRides || this.degraded !== null) return false;
+    return (this.types.get(RIDER_MEDIA_TYPE)?.queue ?? []).some((e) => e.state === 'loading');
+  }
+
+  /**
+   * May riding audio, with a request in flight, ask for its next segment
+   * (src/train/audio-order.ts)? While that segment would not pass the video
+   * asked for and the connection's outstanding window (§IV-B1, in bytes) has
+   * room. Without video (an audio-only stream) dash.js keeps its one audio
+   * request at a time.
+   */
+  private audioMayPipeline(): boolean {
+    if (!this.ctx || this.degraded !== null || !this.audioRides) return false;
+    const video = this.types.get(TRAIN_MEDIA_TYPE);
+    const audio = this.types.get(RIDER_MEDIA_TYPE);
+    if (!video || !audio) return false;
+    const order = audioMayPipeline({
+      videoAheadSec: this.bufferSec(TRAIN_MEDIA_TYPE) + this.inFlightSec(video),
+      audioAheadSec: this.bufferSec(RIDER_MEDIA_TYPE) + this.inFlightSec(audio),
+      audioSegmentSec: this.nextSegmentSec(audio),
+    });
+    return order && mayIssueRequest(this.connectionWindow(), this.model().fairBdpBytes);
+  }
+
+  /** Audio appended is below dash.js's own audio target (the video appended plus 1 s): its loop would ask for a segment now. */
+  private audioBelowDashTarget(): boolean {
+    const target = this.scheduler?.bufferTarget(RIDER_MEDIA_TYPE);
+    return target === undefined || !Number.isFinite(target) || this.bufferSec(RIDER_MEDIA_TYPE) < target;
+  }
+
+  /**
+   * The live outstanding state on the connection, oldest first (audio too
+   * when it rides); a response of unknown size counts as one fair BDP.
+   */
+  private connectionWindow(): OutstandingBytes {
+    const fairBdpBytes = this.model().fairBdpBytes;
+    return outstandingBytes(
+      this.onConnection().map((e) => ({
+        expectedBytes: e.expectedBytes > 0 ? Math.max(e.expectedBytes, e.bytes) : Math.max(fairBdpBytes, e.bytes),
+        receivedBytes: e.bytes,
+      })),
+    );
   }
 
   /** The train policy and the outstanding window (§IV-B1) allow the next request of `type`. */
@@ -378,14 +428,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (!t || !this.ctx || this.degraded !== null || type !== TRAIN_MEDIA_TYPE) return true; // dash.js decides
     const target = this.scheduler?.bufferTarget(type);
     const fairBdpBytes = this.model().fairBdpBytes;
-    // The live outstanding state on the connection, oldest first (audio too
-    // when it rides); a response of unknown size counts as one fair BDP.
-    const window = outstandingBytes(
-      this.onConnection().map((e) => ({
-        expectedBytes: e.expectedBytes > 0 ? Math.max(e.expectedBytes, e.bytes) : Math.max(fairBdpBytes, e.bytes),
-        receivedBytes: e.bytes,
-      })),
-    );
+    const window = this.connectionWindow();
     return t.policy.mayIssue({
       outstanding: window.requests,
       unreceivedBytes: window.unreceivedBytes,
@@ -447,11 +490,11 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   /**
    * Audio riding the train's connection is requested in presentation order
-   * with the video (src/train/audio-order.ts). dash.js has one audio
-   * request out at a time and asks for the next once it is appended, so
-   * video waits while audio's request is in flight (it comes right after
-   * the video response ahead of it) and, once that is in, until audio asks
-   * again; if audio, with nothing in flight, has not asked within
+   * with the video (src/train/audio-order.ts). dash.js asks for the next
+   * audio segment once the last is appended, or sooner when Sprint
+   * pipelines it (audioMayPipeline), so video waits while audio's request
+   * is in flight (it comes right after the video response ahead of it) and,
+   * once that is in, until audio asks again; if audio, with nothing in flight, has not asked within
    * AUDIO_IDLE_MAX_MS, holds stop until it does. (A first version let every
    * hold lapse after 1 s: audio's request was still queued behind a whole
    * video response then, all 22 holds of a testbed run lapsed, video ran
@@ -527,6 +570,12 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     setTimeout(() => {
       this.retickPending.delete(type);
       if (!this.ctx) return;
+      // Riding audio with a request in flight asks for its next segment now
+      // if it may (dash.js's own loop asks again only after an append) and
+      // dash.js would: a run of its loop that finds audio at its target
+      // re-arms its own timer, which Sprint's gate does not see.
+      if (type === TRAIN_MEDIA_TYPE && this.audioInFlight() && this.audioMayPipeline() && this.audioBelowDashTarget())
+        this.scheduler?.retick(RIDER_MEDIA_TYPE);
       const t = this.types.get(type);
       const idleTrain = t !== undefined && this.outstanding(t) === 0 && t.train !== null && t.train.endMs === null;
       if (!this.windowAllows(type)) {
@@ -653,6 +702,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (!inTrain) {
       // audio on the train's connection: the video request held for it may go now
       ctx.stats.count('sprint.audioOnTrain');
+      if (t.queue.some((e) => e !== entry && e.state === 'loading')) ctx.stats.count('sprint.audioPipelined');
       this.audioHoldSuspended = false;
       this.send(entry);
       this.maybeRetick(TRAIN_MEDIA_TYPE);
@@ -756,7 +806,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     // Bytes arriving shrink what the outstanding requests have yet to
     // deliver: the window may have room for the next request now, while this
     // response is still arriving (§IV-B1), not only once it completes.
-    if (this.mayIssue(TRAIN_MEDIA_TYPE)) this.maybeRetick(TRAIN_MEDIA_TYPE);
+    if (this.mayIssue(TRAIN_MEDIA_TYPE) || (this.audioInFlight() && this.audioMayPipeline())) this.maybeRetick(TRAIN_MEDIA_TYPE);
   }
 
   private onEnd(entry: Entry, atMs: number): void {
@@ -885,8 +935,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   }
 
   /**
-   * Before a failed request goes back to dash.js, the requests queued behind
-   * it are aborted, latest first. dash.js asks again for an aborted segment
+   * Before a failed video request goes back to dash.js, the requests queued
+   * behind it are aborted, latest first. dash.js asks again for an aborted segment
    * by moving its next request to that segment's time, and the last abort it
    * hears wins: latest first leaves it at the segment right after the
    * failed one (dash.js retries the failed one itself), or at the failed
@@ -915,7 +965,12 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       if (t.awaitingAppendSince !== null) return;
       t.queue.shift();
       if (head.state === 'failed') {
-        this.abortBehind(t);
+        // Video only: dash.js keeps a request aborted one by one in its
+        // loading list, and a later switch of that type waits for the list
+        // to empty; video's switches go through quality-switch-hook.ts,
+        // audio's would not. Audio behind a failure is delivered as it
+        // lands (dash.js's retry of the failed one appends after it).
+        if (type === TRAIN_MEDIA_TYPE) this.abortBehind(t);
         this.ctx?.stats.count('sprint.failedBackToDash');
         if (this.ctx) failToDash(head, this.ctx.stats);
         continue;

@@ -11,6 +11,8 @@ export const COUNTERS = {
     "trains begun above the player's own resume level because the restart reserve asked for more buffer (src/train/restart-reserve.ts)",
   'sprint.timeouts': "requests cancelled at dash.js's fragment request timeout (failed back as timed out: the segment rescue steps down)",
   'sprint.audioOnTrain': "audio segments carried on the train's connection (sprintAudio 'train')",
+  'sprint.audioPipelined':
+    'audio segments requested while an earlier audio request was still in flight on the connection (audio pipelined in presentation order with the video)',
   'sprint.audioHolds': 'times a video request waited for audio to ask for its next segment (presentation order on one connection)',
   'sprint.audioHoldTimeouts':
     'audio, with nothing in flight, did not ask for its next segment within 1 s of a hold; video went on without it',

@@ -39,8 +39,23 @@ describe('ss -tinH parser', () => {
       unacked: 45,
       deliveryRateBitsPerSec: 2869176,
       pacingRateBitsPerSec: 4550512,
+      // busy printed without rwnd_limited/sndbuf_limited: never limited by either
+      busyMs: 1448,
+      rwndLimitedMs: 0,
+      sndbufLimitedMs: 0,
+      sndWndBytes: 81920,
     });
     expect(b).toMatchObject({ localPort: 8002, cc: 'bbr', cwnd: 10, ssthresh: null, deliveryRateBitsPerSec: 1.5e6 });
+    // nothing printed: unknown, not zero
+    expect(b).toMatchObject({ busyMs: null, rwndLimitedMs: null, sndbufLimitedMs: null, sndWndBytes: null });
+  });
+
+  it('reads the time the receiver window and the send buffer held the sender back', () => {
+    const [s] = parseSsOutput(
+      '0 0 10.201.1.2:8001 10.201.2.2:5000\n\t cubic cwnd:20 busy:300000ms rwnd_limited:24000ms(8.0%) sndbuf_limited:300ms(0.1%) snd_wnd:65535\n',
+      1,
+    );
+    expect(s).toMatchObject({ busyMs: 300000, rwndLimitedMs: 24000, sndbufLimitedMs: 300, sndWndBytes: 65535 });
   });
 
   it('accepts a State column and IPv4-mapped addresses', () => {

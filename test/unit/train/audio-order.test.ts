@@ -2,7 +2,7 @@
 // (src/train/audio-order.ts): video waits only while it leads audio by a
 // whole segment (or half the audio buffered, when that is more) and audio
 // still wants to load.
-import { allowedLeadSec, audioOrder, type AudioOrderState } from '../../../src/train/audio-order';
+import { allowedLeadSec, audioMayPipeline, audioOrder, type AudioOrderState } from '../../../src/train/audio-order';
 
 const holdVideoForAudio = (s: AudioOrderState): boolean => audioOrder(s).hold;
 
@@ -95,5 +95,28 @@ describe('audioOrder at a train that resumes after a pause (the stall it prevent
     expect(
       audioOrder({ ...restart, audioBufferSec: 20, audioAheadSec: 20, videoAheadSec: 30, audioTargetSec: 8, videoInFlightSec: 8 }).hold,
     ).toBe(false);
+  });
+});
+
+describe('audioMayPipeline', () => {
+  it('lets audio ask for its next segment while one is in flight, up to the video asked for', () => {
+    // v(i) asked, a(i) in flight: a(i+1) may not pass v(i)'s end
+    expect(audioMayPipeline({ videoAheadSec: 12, audioAheadSec: 8, audioSegmentSec: 4 })).toBe(true);
+    expect(audioMayPipeline({ videoAheadSec: 12, audioAheadSec: 12, audioSegmentSec: 4 })).toBe(false);
+    expect(audioMayPipeline({ videoAheadSec: 24, audioAheadSec: 8, audioSegmentSec: 4 })).toBe(true);
+  });
+  it('lets AAC segments a few frames longer than video go (within 5 % of a segment)', () => {
+    expect(audioMayPipeline({ videoAheadSec: 12, audioAheadSec: 8.1, audioSegmentSec: 4 })).toBe(true);
+    expect(audioMayPipeline({ videoAheadSec: 12, audioAheadSec: 8.3, audioSegmentSec: 4 })).toBe(false);
+  });
+  it('never lets audio lead video on the connection', () => {
+    expect(audioMayPipeline({ videoAheadSec: 4, audioAheadSec: 8, audioSegmentSec: 4 })).toBe(false);
+  });
+  it('refuses on unknown media times (dash.js then keeps its one audio request)', () => {
+    expect(audioMayPipeline({ videoAheadSec: NaN, audioAheadSec: 0, audioSegmentSec: 4 })).toBe(false);
+    expect(audioMayPipeline({ videoAheadSec: 12, audioAheadSec: NaN, audioSegmentSec: 4 })).toBe(false);
+    // an unknown segment length counts as none: audio only up to the video asked for
+    expect(audioMayPipeline({ videoAheadSec: 12, audioAheadSec: 11, audioSegmentSec: NaN })).toBe(true);
+    expect(audioMayPipeline({ videoAheadSec: 12, audioAheadSec: 12.5, audioSegmentSec: 0 })).toBe(false);
   });
 });
