@@ -120,6 +120,11 @@ export class EstimateHub {
     if (feedDashLoad(this.bandwidth, request, error)) this.publish();
   }
 
+  /** Names what the bandwidth samples are from now on (`stats().estimates.source`). */
+  setBandwidthSource(source: string): void {
+    this.options.bandwidthSource = source;
+  }
+
   /** Writes the estimates to `stats().estimates` and tells the data plane. */
   publish(): void {
     const ctx = this.ctx;

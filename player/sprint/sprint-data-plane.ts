@@ -52,7 +52,7 @@
  * is re-issued (the transport says when that is safe); one that fails for
  * good is failed back to dash.js, whose own retry policy takes over.
  *
- * Size (1026 lines): one state machine: a request's life (issue, bytes, end,
+ * Size (1059 lines): one state machine: a request's life (issue, bytes, end,
  * failure, re-issue, abort), the train it belongs to and the in-order release
  * share per-type state that must change together within one event turn. What
  * stands alone is split out: estimates (../estimates/estimate-hub.ts), the
@@ -77,6 +77,7 @@ import { applyTrainSettings } from '../dash/train-settings';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler } from '../dash/loader-types';
 import { installSchedulerHook, type SchedulerHandle } from '../dash/scheduler-hook';
 import { EstimateHub } from '../estimates/estimate-hub';
+import { KernelByteMeter } from '../../src/estimators/kernel-bytes';
 
 import type { TransferRecord } from '../stats/types';
 import type { Entry, TypeState } from './train-entry';
@@ -244,7 +245,26 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   // ---- estimates (§IV-A) ----
 
-  /** Reads TCP_INFO of the connection to the media origin (once a second) into the RTT estimate and the running train. */
+  /**
+   * Bandwidth from the kernel's byte counter of the media connection
+   * (src/estimators/kernel-bytes.ts): once it has given a sample, it is the
+   * only bandwidth source, the responses' read timing no longer is (reads
+   * that back up in the socket host and return seconds of bytes at once
+   * read as tens of Mbit/s).
+   */
+  private readonly kernelBytes = new KernelByteMeter();
+  private kernelBandwidth = false;
+
+  /** The connection has nothing outstanding now: the kernel byte meter's interval holds a pause. */
+  private noteIfIdle(): void {
+    if (this.onConnection().length === 0) this.kernelBytes.markIdle();
+  }
+
+  /**
+   * Reads TCP_INFO of the connection to the media origin (once a second) into
+   * the RTT estimate, the running train and, from its byte counter, the
+   * bandwidth estimate.
+   */
   private async samplePath(): Promise<void> {
     const ctx = this.ctx;
     const origin = this.mediaOrigin;
@@ -255,6 +275,14 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       const train = this.types.get(TRAIN_MEDIA_TYPE)?.train;
       if (train && train.endMs === null && train.rttSamplesSec.length < 600) train.rttSamplesSec.push(info.rttSec);
       this.estimates.addTcpRtt(info.rttSec);
+      const flowing = this.onConnection().some((e) => e.firstByteMs !== null);
+      const sample = this.kernelBytes.read({ bytesReceived: info.bytesReceived, atMs: info.atMs, flowing });
+      if (sample) {
+        if (!this.kernelBandwidth) this.estimates.setBandwidthSource('tcp-info byte counter of the media connection');
+        this.kernelBandwidth = true;
+        this.estimates.bandwidth.addTransfer(sample.bytes, sample.seconds);
+        this.estimates.publish();
+      }
     } catch (e) {
       ctx.stats.count('sprint.pathInfoErrors');
       if ((ctx.stats.counters['sprint.pathInfoErrors'] ?? 0) <= 3) ctx.log.warn(`TCP_INFO read failed: ${(e as Error).message}`);
@@ -828,6 +856,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.policyCompleted(t, entry, entry.bytes, atMs);
     this.closeTrainIfDone(t, atMs);
     this.estimates.publish();
+    this.noteIfIdle();
     this.release(entry.type);
     this.maybeRetick(entry.type);
   }
@@ -837,14 +866,16 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
    * arrived since the last sample, over the time since then (the meter), so
    * responses arriving side by side add up to the link instead of each
    * reading a share of it. With one response at a time (pipelined on one
-   * connection) this is that response's own throughput.
+   * connection) this is that response's own throughput. Not once the
+   * kernel's byte counter gives samples (samplePath): read timing bunches
+   * when the socket host's path backs up.
    */
   private sampleBandwidth(w: TypeState, ended: Entry, endMs: number): void {
     const m = w.meter;
     if (!m) return;
     const sec = (endMs - m.fromMs) / 1000;
     // Published with the rest of the response's completion (onEnd).
-    if (sec > 0 && m.bytes > 0) this.estimates.bandwidth.addTransfer(m.bytes, sec);
+    if (sec > 0 && m.bytes > 0 && !this.kernelBandwidth) this.estimates.bandwidth.addTransfer(m.bytes, sec);
     w.meter = this.othersArriving(ended) ? { fromMs: endMs, bytes: 0 } : null;
   }
 
@@ -906,6 +937,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const t = this.state(entry.type);
     this.policyCompleted(t, entry, 0, nowMs());
     this.closeTrainIfDone(t, nowMs());
+    this.noteIfIdle();
     this.release(entry.type);
   }
 
@@ -930,6 +962,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const t = this.state(entry.type);
     if (wasLoading) this.policyCompleted(t, entry, 0, nowMs());
     this.closeTrainIfDone(t, nowMs());
+    this.noteIfIdle();
     entry.req.customData.onabort?.();
     if (!behindFailure) this.release(entry.type);
   }

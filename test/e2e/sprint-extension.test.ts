@@ -153,6 +153,9 @@ describe('sprint with the extension', () => {
       );
       expect(stillArriving.length).toBeGreaterThan(0);
       expect(s2.counters['sprint.switchesInTrain'] ?? 0).toBeGreaterThan(0);
+      // Bandwidth comes from the kernel's byte counter of the media connection (TCP_INFO through the
+      // host), not from when the page read the bytes (src/estimators/kernel-bytes.ts).
+      expect(s2.estimates.source).toMatch(/bandwidth: tcp-info byte counter of the media connection$/);
     } finally {
       await browser.close();
       await origin.close();

@@ -111,6 +111,15 @@ describe('EstimateHub with samples (no probes answered)', () => {
     expect(changes).toBeGreaterThanOrEqual(2);
   });
 
+  it('names a new bandwidth source once the data plane switches to it', () => {
+    hub = new EstimateHub({ counterPrefix: 'sprint', bandwidthSource: 'train wire timing' });
+    const ctx = context(origin.url);
+    hub.install(ctx);
+    hub.setBandwidthSource('tcp-info byte counter of the media connection');
+    hub.publish();
+    expect(ctx.stats.estimates.source).toMatch(/bandwidth: tcp-info byte counter of the media connection$/);
+  });
+
   it("fires the player's 'estimates' event with a copy of what it published", () => {
     hub = new EstimateHub({ counterPrefix: 'sprint', bandwidthSource: 'test' });
     const ctx = context(origin.url);
