@@ -52,7 +52,7 @@
  * is re-issued (the transport says when that is safe); one that fails for
  * good is failed back to dash.js, whose own retry policy takes over.
  *
- * Size (1059 lines): one state machine: a request's life (issue, bytes, end,
+ * Size (1060 lines): one state machine: a request's life (issue, bytes, end,
  * failure, re-issue, abort), the train it belongs to and the in-order release
  * share per-type state that must change together within one event turn. What
  * stands alone is split out: estimates (../estimates/estimate-hub.ts), the
@@ -414,11 +414,11 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
    * May riding audio, with a request in flight, ask for its next segment
    * (src/train/audio-order.ts)? While that segment would not pass the video
    * asked for and the connection's outstanding window (§IV-B1, in bytes) has
-   * room. Without video (an audio-only stream) dash.js keeps its one audio
-   * request at a time.
+   * room. Without video (an audio-only stream), with no audio in flight or
+   * after a fallback: no (dash.js keeps its one audio request at a time).
    */
   private audioMayPipeline(): boolean {
-    if (!this.ctx || this.degraded !== null || !this.audioRides) return false;
+    if (!this.ctx || !this.audioInFlight()) return false;
     const video = this.types.get(TRAIN_MEDIA_TYPE);
     const audio = this.types.get(RIDER_MEDIA_TYPE);
     if (!video || !audio) return false;
@@ -427,7 +427,9 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       audioAheadSec: this.bufferSec(RIDER_MEDIA_TYPE) + this.inFlightSec(audio),
       audioSegmentSec: this.nextSegmentSec(audio),
     });
-    return order && mayIssueRequest(this.connectionWindow(), this.model().fairBdpBytes);
+    if (!order) return false;
+    const fairBdpBytes = this.model().fairBdpBytes;
+    return mayIssueRequest(this.connectionWindow(fairBdpBytes), fairBdpBytes);
   }
 
   /** Audio appended is below dash.js's own audio target (the video appended plus 1 s): its loop would ask for a segment now. */
@@ -440,8 +442,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
    * The live outstanding state on the connection, oldest first (audio too
    * when it rides); a response of unknown size counts as one fair BDP.
    */
-  private connectionWindow(): OutstandingBytes {
-    const fairBdpBytes = this.model().fairBdpBytes;
+  private connectionWindow(fairBdpBytes: number): OutstandingBytes {
     return outstandingBytes(
       this.onConnection().map((e) => ({
         expectedBytes: e.expectedBytes > 0 ? Math.max(e.expectedBytes, e.bytes) : Math.max(fairBdpBytes, e.bytes),
@@ -456,7 +457,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (!t || !this.ctx || this.degraded !== null || type !== TRAIN_MEDIA_TYPE) return true; // dash.js decides
     const target = this.scheduler?.bufferTarget(type);
     const fairBdpBytes = this.model().fairBdpBytes;
-    const window = this.connectionWindow();
+    const window = this.connectionWindow(fairBdpBytes);
     return t.policy.mayIssue({
       outstanding: window.requests,
       unreceivedBytes: window.unreceivedBytes,
@@ -522,11 +523,12 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
    * audio segment once the last is appended, or sooner when Sprint
    * pipelines it (audioMayPipeline), so video waits while audio's request
    * is in flight (it comes right after the video response ahead of it) and,
-   * once that is in, until audio asks again; if audio, with nothing in flight, has not asked within
-   * AUDIO_IDLE_MAX_MS, holds stop until it does. (A first version let every
-   * hold lapse after 1 s: audio's request was still queued behind a whole
-   * video response then, all 22 holds of a testbed run lapsed, video ran
-   * ahead and audio starved: 12 stalls, 255 s, with 50+ s of video buffered.)
+   * once that is in, until audio asks again; if audio, with nothing in
+   * flight, has not asked within AUDIO_IDLE_MAX_MS, holds stop until it
+   * does. (A first version let every hold lapse after 1 s: audio's request
+   * was still queued behind a whole video response then, all 22 holds of a
+   * testbed run lapsed, video ran ahead and audio starved: 12 stalls, 255 s,
+   * with 50+ s of video buffered.)
    */
   private holdForAudio(type: string): boolean {
     if (type !== TRAIN_MEDIA_TYPE || !this.audioRides || this.audioHoldSuspended || !this.ctx || this.degraded !== null) return false;
@@ -602,8 +604,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       // if it may (dash.js's own loop asks again only after an append) and
       // dash.js would: a run of its loop that finds audio at its target
       // re-arms its own timer, which Sprint's gate does not see.
-      if (type === TRAIN_MEDIA_TYPE && this.audioInFlight() && this.audioMayPipeline() && this.audioBelowDashTarget())
-        this.scheduler?.retick(RIDER_MEDIA_TYPE);
+      if (type === TRAIN_MEDIA_TYPE && this.audioMayPipeline() && this.audioBelowDashTarget()) this.scheduler?.retick(RIDER_MEDIA_TYPE);
       const t = this.types.get(type);
       const idleTrain = t !== undefined && this.outstanding(t) === 0 && t.train !== null && t.train.endMs === null;
       if (!this.windowAllows(type)) {
@@ -834,7 +835,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     // Bytes arriving shrink what the outstanding requests have yet to
     // deliver: the window may have room for the next request now, while this
     // response is still arriving (§IV-B1), not only once it completes.
-    if (this.mayIssue(TRAIN_MEDIA_TYPE) || (this.audioInFlight() && this.audioMayPipeline())) this.maybeRetick(TRAIN_MEDIA_TYPE);
+    if (this.mayIssue(TRAIN_MEDIA_TYPE) || this.audioMayPipeline()) this.maybeRetick(TRAIN_MEDIA_TYPE);
   }
 
   private onEnd(entry: Entry, atMs: number): void {
