@@ -4,7 +4,10 @@
 // figure; their runs are pooled per figure (folders of one figure must share
 // their settings, apart from the players' origin) and folded into median
 // [min–max] (runs) cells by aggregate.ts, the same figures `sprint report
-// DIR` gives per folder. The README holds each figure between markers
+// DIR` gives per folder. A folder may replace earlier folders' runs of the
+// cells it measured again (`{"folder": …, "replaces": […]}`: a column
+// re-run on a newer build); the line under each table counts what was
+// replaced and by what. The README holds each figure between markers
 // (`<!-- paper-table: fig6 -->` … `<!-- /paper-table -->`); `sprint report
 // --paper` rewrites them and a unit test keeps them equal to what the
 // committed folders give. Pure apart from loadFolder.
@@ -24,9 +27,18 @@ import type { RunSummary } from './run-summary';
 export const FIGURES = ['fig6', 'table1', 'fig11', 'competitors'] as const;
 export type FigureId = (typeof FIGURES)[number];
 
+/**
+ * One folder of a figure, and the folders listed before it in the same figure whose runs of the cells
+ * it has (condition × variant) it replaces — a cell measured again on a newer build.
+ */
+export interface FolderRef {
+  readonly name: string;
+  readonly replaces: readonly string[];
+}
+
 /** demo/results/paper.json: for each figure, the results folders (relative to the index) that feed it. */
 export interface PaperIndex {
-  readonly figures: Readonly<Partial<Record<FigureId, readonly string[]>>>;
+  readonly figures: Readonly<Partial<Record<FigureId, readonly FolderRef[]>>>;
 }
 
 /** One results folder as the tables read it: its plan and its runs' summaries. */
@@ -34,6 +46,8 @@ export interface FolderData {
   readonly name: string;
   readonly manifest: AbManifest;
   readonly runs: readonly RunSummary[];
+  /** Runs of this folder a later folder of the figure replaced (not in `runs`), and the folders that did. */
+  readonly replaced?: { readonly runs: number; readonly by: readonly string[] };
 }
 
 /** Sprint's band (paper §V: Sprint gets 97–105 % of its fair share); cells outside it are bold. */
@@ -62,17 +76,48 @@ export function readPaperIndex(file: string): PaperIndex {
     throw new Error(`${file}: ${(err as Error).message}`);
   }
   const plain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isName = (x: unknown): x is string => typeof x === 'string' && x !== '' && !x.includes('/') && !x.startsWith('.');
   const figures = plain(raw) ? raw['figures'] : undefined;
   if (!plain(figures)) throw new Error(`${file}: expected {"figures": {"fig6": [folders…], …}}`);
+  const out: Partial<Record<FigureId, FolderRef[]>> = {};
   for (const [k, v] of Object.entries(figures)) {
     if (!(FIGURES as readonly string[]).includes(k))
       throw new Error(`${file}: unknown figure ${JSON.stringify(k)}; figures are ${FIGURES.join(', ')}`);
-    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || x === '' || x.includes('/') || x.startsWith('.')))
-      throw new Error(`${file}: figure ${k} must list results folder names (folders beside the index)`);
-    const twice = v.filter((x, i) => v.indexOf(x) !== i);
-    if (twice.length > 0) throw new Error(`${file}: figure ${k} lists ${twice.join(', ')} twice (its runs would count twice)`);
+    if (!Array.isArray(v)) throw new Error(`${file}: figure ${k} must list results folder names (folders beside the index)`);
+    const refs: FolderRef[] = [];
+    for (const entry of v as unknown[]) {
+      const name = plain(entry) ? entry['folder'] : entry;
+      const replaces = plain(entry) ? (entry['replaces'] ?? []) : [];
+      if (plain(entry) && Object.keys(entry).some((key) => key !== 'folder' && key !== 'replaces'))
+        throw new Error(`${file}: figure ${k}: an entry is a folder name or {"folder": name, "replaces": [names]}`);
+      if (!isName(name) || !Array.isArray(replaces) || !replaces.every(isName))
+        throw new Error(`${file}: figure ${k} must list results folder names (folders beside the index)`);
+      if (refs.some((r) => r.name === name)) throw new Error(`${file}: figure ${k} lists ${name} twice (its runs would count twice)`);
+      const unknown = replaces.filter((x) => !refs.some((r) => r.name === x));
+      if (unknown.length > 0)
+        throw new Error(`${file}: figure ${k}: ${name} replaces ${unknown.join(', ')}, not listed before it in the figure`);
+      refs.push({ name, replaces });
+    }
+    out[k as FigureId] = refs;
   }
-  return { figures: figures as PaperIndex['figures'] };
+  return { figures: out };
+}
+
+/**
+ * The folders of a figure as the tables count them: a run of a folder is left out when a folder that
+ * replaces it has runs of the same condition and variant (the same cell, measured again).
+ */
+export function resolveFolders(refs: readonly FolderRef[], load: (name: string) => FolderData): FolderData[] {
+  const loaded = refs.map((r) => load(r.name));
+  const cellKey = (r: RunSummary): string => `${r.conditionKey}\u0000${r.variant.name}`;
+  return loaded.map((f) => {
+    const by = refs.filter((r) => r.replaces.includes(f.name));
+    if (by.length === 0) return f;
+    const remeasured = new Set(by.flatMap((r) => loaded[refs.indexOf(r)]?.runs.map(cellKey) ?? []));
+    const runs = f.runs.filter((r) => !remeasured.has(cellKey(r)));
+    if (runs.length === f.runs.length) return f;
+    return { ...f, runs, replaced: { runs: f.runs.length - runs.length, by: by.map((r) => r.name) } };
+  });
 }
 
 /** Reads a folder's ab.json and the run summaries `sprint report` wrote into its summary.json. */
@@ -172,7 +217,8 @@ function sourcesLine(folders: readonly FolderData[]): string {
       (r) => `source ${r.host?.commit ? r.host.commit.slice(0, 7) : 'unknown'}`,
     );
     const list = builds.map((b) => `${b.label} ×${b.runs}`).join(', ');
-    return `\`${f.name}/\` (${counted.length} run${counted.length === 1 ? '' : 's'}${list ? `: ${list}` : ''})`;
+    const replaced = f.replaced ? `; ${f.replaced.runs} more replaced by ${f.replaced.by.map((b) => `\`${b}/\``).join(', ')}` : '';
+    return `\`${f.name}/\` (${counted.length} run${counted.length === 1 ? '' : 's'}${list ? `: ${list}` : ''}${replaced})`;
   });
   const leftOut = left.length ? ` Left out, a player ran another data plane than it asked for: ${left.join('; ')}.` : '';
   return `Runs: ${parts.join('; ')}.${leftOut}`;
@@ -404,9 +450,9 @@ const RENDER: Record<FigureId, (folders: readonly FolderData[]) => string[]> = {
 export function paperTables(index: PaperIndex, load: (name: string) => FolderData): Map<FigureId, string> {
   const out = new Map<FigureId, string>();
   for (const id of FIGURES) {
-    const names = index.figures[id];
-    if (!names || names.length === 0) continue;
-    out.set(id, RENDER[id](names.map(load)).join('\n'));
+    const refs = index.figures[id];
+    if (!refs || refs.length === 0) continue;
+    out.set(id, RENDER[id](resolveFolders(refs, load)).join('\n'));
   }
   return out;
 }
@@ -416,9 +462,9 @@ export function paperTables(index: PaperIndex, load: (name: string) => FolderDat
  * control, over the whole grid (unmeasured cells blank), pooled across the figure's folders.
  */
 export function paperHtml(index: PaperIndex, load: (name: string) => FolderData): string | null {
-  const names = index.figures.fig6;
-  if (!names || names.length === 0) return null;
-  const folders = names.map(load);
+  const refs = index.figures.fig6;
+  if (!refs || refs.length === 0) return null;
+  const folders = resolveFolders(refs, load);
   const agg = pool('fig6', folders);
   return htmlPage('Paper Fig. 6 on our testbed', [
     '<p class="note">Generated by <code>npx sprint report --paper</code> from the results folders the index names for Fig. 6. The README holds the same figures as tables, each cell with its min–max and run count.</p>',

@@ -2,7 +2,8 @@
 // (demo/harness/paper-tables.ts, `sprint report --paper`): results folders
 // written the way `sprint ab` writes them are folded into Fig. 6 and Table I
 // cells (median [min–max] (runs), Sprint outside 97–105 % in bold), folders
-// of different settings are not pooled, a run whose player fell back to another data plane is left out
+// of different settings are not pooled, a folder that measured cells again replaces the older runs of
+// those cells (named under the table), a run whose player fell back to another data plane is left out
 // and named, Table I finds its pairs by mode, the README's marked blocks are
 // rewritten in place — and the README in this repository holds exactly the
 // tables its committed results folders give.
@@ -91,6 +92,38 @@ describe('paper tables', () => {
       folder('c', { stock: [1, 1, 1], sprint: [1, 1, 1], control: [1, 1, 1] }, { ...SETTINGS, congestionControl: 'bbr' }),
     );
     expect(() => pool('fig6', [a, c])).toThrow(/fig6: c and a were run with different settings/);
+  });
+
+  it('lets a folder replace the runs of the cells it measured again in the folders before it, and says so under the table', () => {
+    folder('grid', { stock: [1.2, 1.2, 1.2], sprint: [1.2, 1.2, 1.2], control: [1.5, 1.5, 1.5] });
+    const again = path.join(dir, 'again');
+    const conditions = [{ key: '3mbit-256kb', rateBitsPerSec: 3e6, queueBytes: 262144 }];
+    writeResultsFolder(
+      again,
+      buildPlan({ settings: SETTINGS, conditions, players: [SPRINT], repeats: 2, control: false, together: false }),
+      () => 1.5,
+    );
+    buildReport(again);
+    const indexFile = path.join(dir, 'paper.json');
+    const fig6 = (entries: unknown[]): string[] => {
+      writeFileSync(indexFile, JSON.stringify({ figures: { fig6: entries } }));
+      return paperTables(readPaperIndex(indexFile), (n) => loadFolder(path.join(dir, n)))
+        .get('fig6')!
+        .split('\n');
+    };
+    const replaced = fig6(['grid', { folder: 'again', replaces: ['grid'] }]);
+    // Sprint's cell is the two new runs alone; stock and the control keep the grid's
+    expect(replaced).toContain('| 3 Mbit/s × 256 KB | 80.0 [80.0–80.0] (3) | 100.0 [100.0–100.0] (2) | 100.0 [100.0–100.0] (3) |');
+    expect(replaced.at(-1)).toBe(
+      'Runs: `grid/` (6 runs: source unknown ×6; 3 more replaced by `again/`); `again/` (2 runs: source unknown ×2).',
+    );
+    // listed without "replaces", the cell pools both folders' runs
+    expect(fig6(['grid', 'again'])).toContain(
+      '| 3 Mbit/s × 256 KB | 80.0 [80.0–80.0] (3) | **80.0 [80.0–100.0] (5)** | 100.0 [100.0–100.0] (3) |',
+    );
+    expect(() => fig6([{ folder: 'again', replaces: ['grid'] }, 'grid'])).toThrow(/again replaces grid, not listed before it/);
+    expect(() => fig6(['grid', { folder: 'again', replace: ['grid'] }])).toThrow(/an entry is a folder name or \{"folder"/);
+    expect(() => fig6(['grid', { folder: 'grid', replaces: [] }])).toThrow(/lists grid twice/);
   });
 
   it('counts no run in which a player fell back to another data plane, and names it under the table', () => {
