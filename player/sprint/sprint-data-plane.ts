@@ -77,7 +77,7 @@ import { applyTrainSettings } from '../dash/train-settings';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler } from '../dash/loader-types';
 import { installSchedulerHook, type SchedulerHandle } from '../dash/scheduler-hook';
 import { EstimateHub } from '../estimates/estimate-hub';
-import { KernelByteMeter } from '../../src/estimators/kernel-bytes';
+import { KernelByteMeter, sampleSpanSec } from '../../src/estimators/kernel-bytes';
 
 import type { TransferRecord } from '../stats/types';
 import type { Entry, TypeState } from './train-entry';
@@ -276,7 +276,10 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       if (train && train.endMs === null && train.rttSamplesSec.length < 600) train.rttSamplesSec.push(info.rttSec);
       this.estimates.addTcpRtt(info.rttSec);
       const flowing = this.onConnection().some((e) => e.firstByteMs !== null);
-      const sample = this.kernelBytes.read({ bytesReceived: info.bytesReceived, atMs: info.atMs, flowing });
+      const sample = this.kernelBytes.read(
+        { bytesReceived: info.bytesReceived, atMs: info.atMs, flowing },
+        sampleSpanSec(this.estimates.rttSec()),
+      );
       if (sample) {
         if (!this.kernelBandwidth) this.estimates.setBandwidthSource('tcp-info byte counter of the media connection');
         this.kernelBandwidth = true;
