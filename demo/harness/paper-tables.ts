@@ -15,7 +15,7 @@
 import { existsSync, readFileSync } from 'fs';
 import * as path from 'path';
 import type { Summary } from '../testbed/metrics';
-import { aggregate, Aggregate, Cell, cellOf, Column, runFallback } from './aggregate';
+import { aggregate, Aggregate, Cell, cellOf, Column, runCounts, runFallback } from './aggregate';
 import { bytesLabel, cellText, escapeHtml, rateLabel } from './format';
 import { countBuilds } from './build-stamp';
 import { heatMapsSection, htmlPage } from './report-html';
@@ -88,10 +88,15 @@ export function readPaperIndex(file: string): PaperIndex {
     for (const entry of v as unknown[]) {
       const name = plain(entry) ? entry['folder'] : entry;
       const replaces = plain(entry) ? (entry['replaces'] ?? []) : [];
+      const shape = `an entry is a folder name or {"folder": name, "replaces": [names]}`;
       if (plain(entry) && Object.keys(entry).some((key) => key !== 'folder' && key !== 'replaces'))
-        throw new Error(`${file}: figure ${k}: an entry is a folder name or {"folder": name, "replaces": [names]}`);
-      if (!isName(name) || !Array.isArray(replaces) || !replaces.every(isName))
-        throw new Error(`${file}: figure ${k} must list results folder names (folders beside the index)`);
+        throw new Error(`${file}: figure ${k}: ${shape}; got keys ${Object.keys(entry).join(', ')}`);
+      if (!isName(name))
+        throw new Error(
+          `${file}: figure ${k} must list results folder names (folders beside the index)${plain(entry) ? `: "folder" is ${JSON.stringify(name)}` : ''}`,
+        );
+      if (!Array.isArray(replaces) || !replaces.every(isName))
+        throw new Error(`${file}: figure ${k}: "replaces" of ${name} must be a list of folder names; ${shape}`);
       if (refs.some((r) => r.name === name)) throw new Error(`${file}: figure ${k} lists ${name} twice (its runs would count twice)`);
       const unknown = replaces.filter((x) => !refs.some((r) => r.name === x));
       if (unknown.length > 0)
@@ -105,18 +110,35 @@ export function readPaperIndex(file: string): PaperIndex {
 
 /**
  * The folders of a figure as the tables count them: a run of a folder is left out when a folder that
- * replaces it has runs of the same condition and variant (the same cell, measured again).
+ * replaces it has runs that count (aggregate.ts `runCounts`) of the same condition and variant — the
+ * same cell, measured again. A folder may replace only one run with the same settings and origin.
  */
 export function resolveFolders(refs: readonly FolderRef[], load: (name: string) => FolderData): FolderData[] {
-  const loaded = refs.map((r) => load(r.name));
+  const loaded = new Map(refs.map((r) => [r.name, load(r.name)] as const));
   const cellKey = (r: RunSummary): string => `${r.conditionKey}\u0000${r.variant.name}`;
-  return loaded.map((f) => {
-    const by = refs.filter((r) => r.replaces.includes(f.name));
-    if (by.length === 0) return f;
-    const remeasured = new Set(by.flatMap((r) => loaded[refs.indexOf(r)]?.runs.map(cellKey) ?? []));
-    const runs = f.runs.filter((r) => !remeasured.has(cellKey(r)));
+  const originOf = (f: FolderData): string => f.manifest.plan.settings.origin ?? 'ours';
+  for (const r of refs)
+    for (const old of r.replaces) {
+      const a = loaded.get(r.name);
+      const b = loaded.get(old);
+      if (a && b && (settingsKey(a.manifest) !== settingsKey(b.manifest) || originOf(a) !== originOf(b)))
+        throw new Error(
+          `${r.name} replaces ${old}, but the two were run with different settings or origins; only a cell measured alike can replace another`,
+        );
+    }
+  return refs.map((ref) => {
+    const f = loaded.get(ref.name) as FolderData;
+    const cellsBy = refs
+      .filter((r) => r.replaces.includes(f.name))
+      .map((r) => ({ name: r.name, cells: new Set((loaded.get(r.name)?.runs ?? []).filter(runCounts).map(cellKey)) }));
+    const by = new Set<string>();
+    const runs = f.runs.filter((run) => {
+      const replacing = cellsBy.filter((c) => c.cells.has(cellKey(run)));
+      for (const c of replacing) by.add(c.name);
+      return replacing.length === 0;
+    });
     if (runs.length === f.runs.length) return f;
-    return { ...f, runs, replaced: { runs: f.runs.length - runs.length, by: by.map((r) => r.name) } };
+    return { ...f, runs, replaced: { runs: f.runs.length - runs.length, by: [...by] } };
   });
 }
 
@@ -162,7 +184,9 @@ export function pool(figure: string, folders: readonly FolderData[]): Aggregate 
     if (first && settingsKey(f.manifest) !== settingsKey(first.manifest))
       throw new Error(`${figure}: ${f.name} and ${first.name} were run with different settings; a figure pools only runs made alike`);
     const origin = f.manifest.plan.settings.origin ?? 'ours';
-    for (const v of f.manifest.plan.variants)
+    // Only variants with runs left (a later folder may have replaced all of a column's runs).
+    const withRuns = new Set(f.runs.map((r) => r.variant.name));
+    for (const v of f.manifest.plan.variants.filter((x) => withRuns.has(x.name)))
       for (const p of v.players) {
         const seen = origins.get(p.label);
         if (seen && seen.origin !== origin)

@@ -280,10 +280,10 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         { bytesReceived: info.bytesReceived, atMs: info.atMs, flowing },
         sampleSpanSec(this.estimates.rttSec()),
       );
-      if (sample) {
+      // The source switches (and read timing stops feeding the estimate) only once a kernel sample counted.
+      if (sample && this.estimates.bandwidth.addTransfer(sample.bytes, sample.seconds).accepted) {
         if (!this.kernelBandwidth) this.estimates.setBandwidthSource('tcp-info byte counter of the media connection');
         this.kernelBandwidth = true;
-        this.estimates.bandwidth.addTransfer(sample.bytes, sample.seconds);
         this.estimates.publish();
       }
     } catch (e) {
@@ -920,6 +920,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     entry.bytes = 0;
     entry.traces = [];
     entry.firstByteMs = null;
+    // The reissue may go out on a new connection whose byte counter is not the one the meter read last.
+    this.kernelBytes.markIdle();
     if (retryable && entry.reissues < MAX_REISSUES) {
       entry.reissues += 1;
       ctx?.stats.count('sprint.reissued');

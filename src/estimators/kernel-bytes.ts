@@ -25,7 +25,8 @@
 // Consecutive counted intervals are summed into one sample until it spans at
 // least `sampleSpanSec(rtt)`: two round trips, and no less than 2 s; a span
 // that breaks (a pause, a round trip, a new connection) is a sample as far as
-// it got. Why: the estimator (bandwidth.ts) weights samples by their bytes,
+// it got. At long round trips samples are that far apart (behind a 1536 KB
+// queue at 1.5 Mbit/s, ~17 s): a slower estimate, not a biased one. Why: the estimator (bandwidth.ts) weights samples by their bytes,
 // and one-second slices of a flow sharing a deep drop-tail queue are not
 // alike. Measured on the 3 Mbit/s testbed with a 1536 KB queue (round trip
 // 3.6 s) and one bulk flow: the media connection's per-second wire rate was
@@ -64,8 +65,11 @@ export function sampleSpanSec(rttSec: number): number {
 export class KernelByteMeter {
   private last: KernelByteReading | null = null;
   private idleSinceLast = false;
-  /** Counted intervals summed since the last sample (one unbroken span of arrival). */
-  private pending: { bytes: number; seconds: number } | null = null;
+  /**
+   * Counted intervals summed since the last sample (one unbroken span of arrival), up to the last
+   * interval in which bytes arrived; `tailSec`: the seconds of nothing since then.
+   */
+  private pending = { bytes: 0, seconds: 0, tailSec: 0 };
 
   /** The connection had nothing outstanding at some moment since the last reading: that interval is no sample. */
   markIdle(): void {
@@ -74,7 +78,9 @@ export class KernelByteMeter {
 
   /**
    * Takes a reading; returns a sample when the unbroken span of arrival it extends has reached
-   * `spanSec`, or when that span broke before this reading (then the span as far as it got), else null.
+   * `spanSec`, or when that span broke before this reading (then the span as far as it got), else
+   * null. A span never ends on seconds in which nothing arrived: they may be the page still waiting
+   * on bytes the kernel had all received (a backed-up path), so they count only once bytes follow.
    */
   read(reading: KernelByteReading, spanSec = 0): KernelByteSample | null {
     const prev = this.last;
@@ -92,17 +98,20 @@ export class KernelByteMeter {
       Number.isFinite(seconds) &&
       bytes >= 0 &&
       seconds > 0;
+    const span = this.pending;
     if (!counted) {
-      const broken = this.pending;
-      this.pending = null;
-      return broken;
+      this.pending = { bytes: 0, seconds: 0, tailSec: 0 };
+      return span.bytes > 0 ? { bytes: span.bytes, seconds: span.seconds } : null;
     }
-    const span = { bytes: (this.pending?.bytes ?? 0) + bytes, seconds: (this.pending?.seconds ?? 0) + seconds };
-    if (span.seconds < spanSec) {
-      this.pending = span;
+    if (bytes === 0) {
+      span.tailSec += seconds;
       return null;
     }
-    this.pending = null;
-    return span;
+    span.bytes += bytes;
+    span.seconds += span.tailSec + seconds;
+    span.tailSec = 0;
+    if (span.seconds < spanSec) return null;
+    this.pending = { bytes: 0, seconds: 0, tailSec: 0 };
+    return { bytes: span.bytes, seconds: span.seconds };
   }
 }

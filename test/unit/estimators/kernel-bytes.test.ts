@@ -37,6 +37,20 @@ describe('KernelByteMeter', () => {
     expect(m.read({ bytesReceived: 900_000, atMs: 9000, flowing: true }, 5)).toEqual({ bytes: 180_000, seconds: 1 });
   });
 
+  it('never ends a span on seconds in which nothing arrived (the page may be waiting on bytes the kernel already has)', () => {
+    const m = new KernelByteMeter();
+    m.read({ bytesReceived: 0, atMs: 0, flowing: true }, 4);
+    expect(m.read({ bytesReceived: 200_000, atMs: 1000, flowing: true }, 4)).toBeNull();
+    expect(m.read({ bytesReceived: 200_000, atMs: 2000, flowing: true }, 4)).toBeNull();
+    expect(m.read({ bytesReceived: 200_000, atMs: 3000, flowing: true }, 4)).toBeNull();
+    expect(m.read({ bytesReceived: 200_000, atMs: 4000, flowing: false }, 4)).toEqual({ bytes: 200_000, seconds: 1 });
+    // nothing at all before the break: no sample
+    m.read({ bytesReceived: 200_000, atMs: 5000, flowing: true }, 4);
+    expect(m.read({ bytesReceived: 200_000, atMs: 6000, flowing: true }, 4)).toBeNull();
+    m.markIdle();
+    expect(m.read({ bytesReceived: 300_000, atMs: 7000, flowing: true }, 4)).toBeNull();
+  });
+
   it('skips an interval that began or ended with nothing arriving (a request round trip, a pause)', () => {
     const m = new KernelByteMeter();
     m.read({ bytesReceived: 0, atMs: 0, flowing: false });

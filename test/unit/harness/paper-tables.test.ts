@@ -124,6 +124,37 @@ describe('paper tables', () => {
     expect(() => fig6([{ folder: 'again', replaces: ['grid'] }, 'grid'])).toThrow(/again replaces grid, not listed before it/);
     expect(() => fig6(['grid', { folder: 'again', replace: ['grid'] }])).toThrow(/an entry is a folder name or \{"folder"/);
     expect(() => fig6(['grid', { folder: 'grid', replaces: [] }])).toThrow(/lists grid twice/);
+    expect(() => fig6(['grid', { folder: 'again', replaces: 'grid' }])).toThrow(/"replaces" of again must be a list of folder names/);
+    // a run that does not count (failed, no window, fell back) replaces nothing
+    const failed = path.join(dir, 'failed');
+    writeResultsFolder(
+      failed,
+      buildPlan({ settings: SETTINGS, conditions, players: [SPRINT], repeats: 1, control: false, together: false }),
+      () => 1.5,
+      () => 'failed',
+    );
+    buildReport(failed);
+    const kept = fig6(['grid', { folder: 'failed', replaces: ['grid'] }]);
+    expect(kept).toContain('| 3 Mbit/s × 256 KB | 80.0 [80.0–80.0] (3) | **80.0 [80.0–80.0] (3)** | 100.0 [100.0–100.0] (3) |');
+    expect(kept.at(-1)).toBe('Runs: `grid/` (9 runs: source unknown ×9); `failed/` (1 run: source unknown ×1).');
+    // only a cell measured alike replaces another
+    const bbr = path.join(dir, 'bbr');
+    writeResultsFolder(
+      bbr,
+      buildPlan({
+        settings: { ...SETTINGS, congestionControl: 'bbr' },
+        conditions,
+        players: [SPRINT],
+        repeats: 1,
+        control: false,
+        together: false,
+      }),
+      () => 1.5,
+    );
+    buildReport(bbr);
+    expect(() => fig6(['grid', { folder: 'bbr', replaces: ['grid'] }])).toThrow(
+      /bbr replaces grid, but the two were run with different settings/,
+    );
   });
 
   it('counts no run in which a player fell back to another data plane, and names it under the table', () => {
