@@ -111,12 +111,13 @@ export function readPaperIndex(file: string): PaperIndex {
 /**
  * The folders of a figure as the tables count them: a run of a folder is left out when a folder that
  * replaces it has runs that count (aggregate.ts `runCounts`) of the same condition and variant — the
- * same cell, measured again. A folder may replace only one run with the same settings and origin.
+ * same cell, measured again. A folder may replace only folders run with the same settings and origin.
  */
 export function resolveFolders(refs: readonly FolderRef[], load: (name: string) => FolderData): FolderData[] {
   const loaded = new Map(refs.map((r) => [r.name, load(r.name)] as const));
   const cellKey = (r: RunSummary): string => `${r.conditionKey}\u0000${r.variant.name}`;
-  const originOf = (f: FolderData): string => f.manifest.plan.settings.origin ?? 'ours';
+  // The cells each folder measured with runs that count.
+  const counted = new Map(refs.map((r) => [r.name, new Set((loaded.get(r.name)?.runs ?? []).filter(runCounts).map(cellKey))] as const));
   for (const r of refs)
     for (const old of r.replaces) {
       const a = loaded.get(r.name);
@@ -128,13 +129,11 @@ export function resolveFolders(refs: readonly FolderRef[], load: (name: string) 
     }
   return refs.map((ref) => {
     const f = loaded.get(ref.name) as FolderData;
-    const cellsBy = refs
-      .filter((r) => r.replaces.includes(f.name))
-      .map((r) => ({ name: r.name, cells: new Set((loaded.get(r.name)?.runs ?? []).filter(runCounts).map(cellKey)) }));
+    const replacers = refs.filter((r) => r.replaces.includes(f.name)).map((r) => r.name);
     const by = new Set<string>();
     const runs = f.runs.filter((run) => {
-      const replacing = cellsBy.filter((c) => c.cells.has(cellKey(run)));
-      for (const c of replacing) by.add(c.name);
+      const replacing = replacers.filter((name) => counted.get(name)?.has(cellKey(run)));
+      for (const name of replacing) by.add(name);
       return replacing.length === 0;
     });
     if (runs.length === f.runs.length) return f;
@@ -165,6 +164,11 @@ function canonical(v: unknown): unknown {
   return v;
 }
 
+/** The players' origin of a folder's runs (ours unless the plan names another). */
+function originOf(f: FolderData): string {
+  return f.manifest.plan.settings.origin ?? 'ours';
+}
+
 /**
  * What folders of one figure must share: every setting of the plan, the default ABR, the page query
  * and the extra Chromium flags — but not the players' origin (one column may run over HTTP/2).
@@ -183,7 +187,7 @@ export function pool(figure: string, folders: readonly FolderData[]): Aggregate 
   for (const f of folders) {
     if (first && settingsKey(f.manifest) !== settingsKey(first.manifest))
       throw new Error(`${figure}: ${f.name} and ${first.name} were run with different settings; a figure pools only runs made alike`);
-    const origin = f.manifest.plan.settings.origin ?? 'ours';
+    const origin = originOf(f);
     // Only variants with runs left (a later folder may have replaced all of a column's runs).
     const withRuns = new Set(f.runs.map((r) => r.variant.name));
     for (const v of f.manifest.plan.variants.filter((x) => withRuns.has(x.name)))

@@ -62,6 +62,11 @@ export function sampleSpanSec(rttSec: number): number {
   return Math.max(MIN_SAMPLE_SPAN_SEC, Number.isFinite(rttSec) && rttSec > 0 ? 2 * rttSec : 0);
 }
 
+/** A span of arrival with nothing in it yet. */
+function emptySpan(): { bytes: number; seconds: number; tailSec: number } {
+  return { bytes: 0, seconds: 0, tailSec: 0 };
+}
+
 export class KernelByteMeter {
   private last: KernelByteReading | null = null;
   private idleSinceLast = false;
@@ -69,9 +74,9 @@ export class KernelByteMeter {
    * Counted intervals summed since the last sample (one unbroken span of arrival), up to the last
    * interval in which bytes arrived; `tailSec`: the seconds of nothing since then.
    */
-  private pending = { bytes: 0, seconds: 0, tailSec: 0 };
+  private pending = emptySpan();
 
-  /** The connection had nothing outstanding at some moment since the last reading: that interval is no sample. */
+  /** The connection had nothing outstanding at some moment since the last reading (or may have changed): the span breaks there. */
   markIdle(): void {
     this.idleSinceLast = true;
   }
@@ -100,7 +105,7 @@ export class KernelByteMeter {
       seconds > 0;
     const span = this.pending;
     if (!counted) {
-      this.pending = { bytes: 0, seconds: 0, tailSec: 0 };
+      this.pending = emptySpan();
       return span.bytes > 0 ? { bytes: span.bytes, seconds: span.seconds } : null;
     }
     if (bytes === 0) {
@@ -111,7 +116,7 @@ export class KernelByteMeter {
     span.seconds += span.tailSec + seconds;
     span.tailSec = 0;
     if (span.seconds < spanSec) return null;
-    this.pending = { bytes: 0, seconds: 0, tailSec: 0 };
+    this.pending = emptySpan();
     return { bytes: span.bytes, seconds: span.seconds };
   }
 }
