@@ -10,6 +10,7 @@ import { parseAbrPreset, type AbrPreset } from './abr/presets';
 import { parseMode, type RequestedMode, type SprintPlayerOptions } from './options';
 import { DEFAULT_MAX_RANGE_SEC, parseSwitchPolicy, type SprintXSwitchPolicy } from '../src/sprintx/switch-policy';
 import { MAX_CHUNK_BYTES } from './estimates/estimate-hub';
+import { DEFAULT_WINDOW_BDPS, MAX_WINDOW_BDPS } from '../src/model/outstanding-window';
 
 export const SPRINT_TRANSPORTS = ['auto', 'extension', 'fetch'] as const;
 export type SprintTransportChoice = (typeof SPRINT_TRANSPORTS)[number];
@@ -27,6 +28,7 @@ export interface PlayerConfig {
   /** undefined: Program 1's chunk from the current estimates. */
   chunkBytes: number | undefined;
   minimumTrain: boolean;
+  sprintWindowBdps: number;
   sprintAudio: SprintAudioPolicy;
   sprintxSwitch: SprintXSwitchPolicy;
   /** undefined: two segments' duration. */
@@ -48,6 +50,7 @@ export const PLAYER_CONFIG_DEFAULTS: Readonly<PlayerConfig> = Object.freeze({
   epsilon: 0.1,
   chunkBytes: undefined,
   minimumTrain: true,
+  sprintWindowBdps: DEFAULT_WINDOW_BDPS,
   sprintAudio: 'train',
   sprintxSwitch: 'after-chunk',
   sprintxSafetySec: undefined,
@@ -115,6 +118,9 @@ export function normalizeConfig(options: SprintPlayerOptions | undefined): Playe
   const dashSettings = o['dashSettings'];
   if (dashSettings !== undefined && (typeof dashSettings !== 'object' || dashSettings === null || Array.isArray(dashSettings)))
     fail('dashSettings', 'an object of dash.js settings', dashSettings);
+  const sprintWindowBdps = o['sprintWindowBdps'] ?? d.sprintWindowBdps;
+  if (!(typeof sprintWindowBdps === 'number' && sprintWindowBdps >= 1 && sprintWindowBdps <= MAX_WINDOW_BDPS))
+    fail('sprintWindowBdps', `a number of fair BDPs in [1, ${MAX_WINDOW_BDPS}]`, sprintWindowBdps);
   const beforeAttach = o['beforeAttach'];
   if (beforeAttach !== undefined && typeof beforeAttach !== 'function') fail('beforeAttach', 'a function', beforeAttach);
 
@@ -127,6 +133,7 @@ export function normalizeConfig(options: SprintPlayerOptions | undefined): Playe
     epsilon,
     chunkBytes: chunkBytes as number | undefined,
     minimumTrain: bool('minimumTrain', o['minimumTrain'], d.minimumTrain),
+    sprintWindowBdps,
     sprintAudio: oneOf('sprintAudio', SPRINT_AUDIO_POLICIES, o['sprintAudio'], d.sprintAudio),
     sprintxSwitch: wrap(() => parseSwitchPolicy(o['sprintxSwitch'])),
     sprintxSafetySec: seconds('sprintxSafetySec', o['sprintxSafetySec'], 'zero'),

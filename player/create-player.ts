@@ -71,6 +71,7 @@ export class SprintPlayer {
       epsilon: config.epsilon,
       chunkBytes: config.chunkBytes,
       minimumTrain: config.minimumTrain,
+      sprintWindowBdps: config.sprintWindowBdps,
       sprintAudio: config.sprintAudio,
       sprintxSwitch: config.sprintxSwitch,
       sprintxSafetySec: config.sprintxSafetySec,

@@ -51,6 +51,14 @@ export interface SprintPlayerOptions {
    */
   minimumTrain?: boolean;
   /**
+   * Sprint: how many fair BDPs of response bytes the outstanding requests
+   * cover beyond the response arriving (paper §IV-B1 asks for at least one;
+   * src/model/outstanding-window.ts says why one leaves the server idle
+   * behind deep queues). From 1 to 8; default 2. Larger commits the ABR
+   * rule further ahead (each outstanding request has its bitrate fixed).
+   */
+  sprintWindowBdps?: number;
+  /**
    * Sprint: where audio segments travel when the trains share one
    * connection (the extension's sockets; fetch over HTTP/2 or HTTP/3).
    * `train` (default): with the trains, in presentation order with the

@@ -32,6 +32,7 @@ const transport = params.get('transport') ?? undefined;
 // Experiment knobs (the A/B harness passes them with --page-query):
 //   chunk=BYTES  a fixed chunk size instead of the model's
 //   mpt=0        Sprint without the minimum pipeline train (paper Fig. 11)
+//   swin=N       Sprint's outstanding window in fair BDPs (default 2; 1 is the paper's minimum)
 //   buffer=SEC   dash.js's buffer targets (default, top quality, long form)
 //   saudio=train|own   Sprint (extension): audio on the train's connection or dash.js's
 //   sxswitch=after-chunk|immediate   Sprint-x's switch policy
@@ -48,6 +49,7 @@ const sxSafety = params.get('sxsafety');
 const sxMaxSec = params.get('sxmaxsec');
 const sxAudio = params.get('sxaudio');
 const mpt = params.get('mpt');
+const sprintWindow = params.get('swin');
 const bufferTarget = params.get('buffer');
 const fragTimeout = params.get('fragtimeout');
 const quality = params.get('quality');
@@ -180,6 +182,7 @@ function start(): void {
       sprintTransport: transport as SprintApi.SprintPlayerOptions['sprintTransport'],
       chunkBytes: parseNumber('chunk', chunk),
       minimumTrain: parseSwitch('mpt', mpt),
+      sprintWindowBdps: parseNumber('swin', sprintWindow),
       sprintAudio: sprintAudio as SprintApi.SprintPlayerOptions['sprintAudio'],
       sprintxSwitch: sxSwitch as SprintApi.SprintPlayerOptions['sprintxSwitch'],
       sprintxSafetySec: sxSafety === null ? undefined : parseNumber('sxsafety', sxSafety),

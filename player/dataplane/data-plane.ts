@@ -33,6 +33,8 @@ export interface DataPlaneContext {
   chunkBytes?: number;
   /** Sprint: enforce the minimum train past dash.js's buffer target (§IV-B1); false is "Sprint without MPT" (Fig. 11). */
   minimumTrain: boolean;
+  /** Sprint: the outstanding window in fair BDPs (src/model/outstanding-window.ts; §IV-B1 asks for at least one). */
+  sprintWindowBdps: number;
   /** Sprint on a one-connection transport: audio rides the train's connection (`train`) or dash.js's (`own`). */
   sprintAudio: import('../config').SprintAudioPolicy;
   /** Sprint-x: when a bitrate switch may cancel an expanded request (src/sprintx/switch-policy.ts). */

@@ -5,8 +5,8 @@
  * resumes, dash.js is made to issue its next request as soon as the
  * outstanding window has room (scheduler-hook.ts). The window counts bytes
  * (src/model/outstanding-window.ts): fewer than 2 requests outstanding, or
- * their unreceived bytes below one fair BDP plus the response arriving. It
- * is checked again as each response's bytes arrive, not only when one
+ * their unreceived bytes below the window (two fair BDPs unless the page
+ * sets `sprintWindowBdps`) plus the response arriving. It is checked again as each response's bytes arrive, not only when one
  * completes, so the next request reaches the server while the response
  * ahead of it is still being sent, whatever the segment size. Its ABR picks
  * every segment's bitrate at the moment that segment is requested and the
@@ -61,7 +61,14 @@
  * the dash.js hooks (../dash/).
  */
 import { parseRange } from '../../src/sprintx/range-plan';
-import { mayIssueRequest, outstandingBytes, type OutstandingBytes } from '../../src/model/outstanding-window';
+import {
+  DEFAULT_WINDOW_BDPS,
+  mayIssueRequest,
+  outstandingBytes,
+  requireWindowBdps,
+  windowBytes,
+  type OutstandingBytes,
+} from '../../src/model/outstanding-window';
 import { TrainPolicy } from '../../src/train/train-policy';
 import { RestartReserve } from '../../src/train/restart-reserve';
 import { audioMayPipeline, audioOrder } from '../../src/train/audio-order';
@@ -188,6 +195,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   }
 
   install(ctx: DataPlaneContext): void {
+    // A context built without normalizeConfig (player/config.ts) fails here, not in a loader callback.
+    if (ctx.sprintWindowBdps !== undefined) requireWindowBdps(ctx.sprintWindowBdps);
     this.ctx = ctx;
     // Fast switch and request abandonment off, visibly (train-settings.ts).
     for (const change of applyTrainSettings(ctx.dash, ctx.pageDashSettings)) {
@@ -222,6 +231,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (this.transport.pathInfo) this.pathTimer = setInterval(() => void this.samplePath(), 1000);
     if (ctx.chunkBytes !== undefined) ctx.log.info(`sprint: fixed chunk size ${ctx.chunkBytes} bytes (not the model's)`);
     if (!ctx.minimumTrain) ctx.log.info("sprint: minimum train off: trains stop at dash.js's buffer target");
+    if (this.windowBdps() !== DEFAULT_WINDOW_BDPS) ctx.log.info(`sprint: outstanding window ${this.windowBdps()} fair BDP(s)`);
   }
 
   destroy(): void {
@@ -382,7 +392,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (!t) {
       t = {
         queue: [],
-        policy: new TrainPolicy({ minimumTrain: this.ctx?.minimumTrain ?? true }),
+        policy: new TrainPolicy({ minimumTrain: this.ctx?.minimumTrain ?? true, windowBdps: this.windowBdps() }),
         train: null,
         awaitingAppendSince: null,
         lastByteMs: 0,
@@ -432,7 +442,12 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     });
     if (!order) return false;
     const fairBdpBytes = this.model().fairBdpBytes;
-    return mayIssueRequest(this.connectionWindow(fairBdpBytes), fairBdpBytes);
+    return mayIssueRequest(this.connectionWindow(fairBdpBytes), windowBytes(fairBdpBytes, this.windowBdps()));
+  }
+
+  /** The outstanding window in fair BDPs (src/model/outstanding-window.ts). */
+  private windowBdps(): number {
+    return this.ctx?.sprintWindowBdps ?? DEFAULT_WINDOW_BDPS;
   }
 
   /** Audio appended is below dash.js's own audio target (the video appended plus 1 s): its loop would ask for a segment now. */

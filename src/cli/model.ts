@@ -3,10 +3,16 @@
 // prints the result as JSON on stdout.
 //
 //   sprint model --bandwidth 1.5mbit --rtt 200ms [--epsilon 0.1] [--mss 1460]
-//                [--initial-window 10] [--segment-bytes 750kb]
+//                [--initial-window 10] [--segment-bytes 750kb] [--window-bdps 2]
 
 import { chunkSize, DEFAULT_EPSILON, DEFAULT_INITIAL_WINDOW_SEGMENTS, DEFAULT_MSS_BYTES, transferEfficiency } from '../model/chunk-size';
-import { DEFAULT_MAX_OUTSTANDING_REQUESTS, outstandingRequests } from '../model/outstanding-window';
+import {
+  DEFAULT_MAX_OUTSTANDING_REQUESTS,
+  DEFAULT_WINDOW_BDPS,
+  MAX_WINDOW_BDPS,
+  outstandingRequests,
+  windowBytes,
+} from '../model/outstanding-window';
 import { parseBitsPerSecond, parseBytes, parseSeconds } from '../units';
 import { OptionsSpec, parseArgs, parseInteger, parseNumber, UsageError } from './args';
 import { CliIo, processIo, reportError } from './io';
@@ -25,6 +31,7 @@ const SPEC: OptionsSpec = {
   mss: { kind: 'value' },
   'initial-window': { kind: 'value' },
   'segment-bytes': { kind: 'value' },
+  'window-bdps': { kind: 'value' },
   help: { kind: 'flag', short: 'h' },
 };
 
@@ -47,6 +54,10 @@ Options:
   --segment-bytes BYTES   typical video segment size for the outstanding window:
                           1460, 750kb (kb = 1024 bytes). Default: one
                           ${DEFAULT_SEGMENT_SECONDS}-second segment at the bandwidth estimate
+  --window-bdps N         fair BDPs the outstanding requests cover, 1 to ${MAX_WINDOW_BDPS}
+                          (default ${DEFAULT_WINDOW_BDPS}, as the player uses; the paper's minimum is 1).
+                          outstandingRequests is how many segments of
+                          --segment-bytes cover it, at least 2
   -h, --help              show this help
 `;
 
@@ -78,6 +89,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     const initialWindowSegments = optional('initial-window', (t) => parseInteger(t, '--initial-window'), DEFAULT_INITIAL_WINDOW_SEGMENTS);
     const givenSegmentBytes = optional<number | undefined>('segment-bytes', (t) => parseBytes(t, { name: '--segment-bytes' }), undefined);
     const segmentBytes = givenSegmentBytes ?? Math.ceil((bandwidthBitsPerSec * DEFAULT_SEGMENT_SECONDS) / 8);
+    const windowBdps = optional('window-bdps', (t) => parseNumber(t, '--window-bdps'), DEFAULT_WINDOW_BDPS);
+    if (!(windowBdps >= 1 && windowBdps <= MAX_WINDOW_BDPS)) {
+      throw new UsageError(`--window-bdps: ${windowBdps} must be a number of fair BDPs in [1, ${MAX_WINDOW_BDPS}]`);
+    }
 
     const params = { bandwidthBitsPerSec, rttSec, epsilon, mssBytes, initialWindowSegments };
     const chunk = chunkSize(params);
@@ -100,7 +115,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       slowStartRounds: chunk.slowStartRounds,
       additiveIncreaseRounds: chunk.additiveIncreaseRounds,
       chunkBytes: chunk.chunkBytes,
-      outstandingRequests: outstandingRequests(chunk.fairBdpBytes, segmentBytes),
+      windowBdps,
+      windowBytes: windowBytes(chunk.fairBdpBytes, windowBdps),
+      outstandingRequests: outstandingRequests(windowBytes(chunk.fairBdpBytes, windowBdps), segmentBytes),
       maxOutstandingRequests: DEFAULT_MAX_OUTSTANDING_REQUESTS,
       chunkPrediction: {
         rounds: prediction.rounds,

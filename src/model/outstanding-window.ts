@@ -6,14 +6,30 @@
 //
 // The window counts bytes, not requests (`mayIssueRequest`): a new request
 // may be issued while fewer than 2 are outstanding, or while the bytes the
-// outstanding requests have yet to deliver are fewer than one fair BDP plus
-// the size of the response now arriving — so the next request reaches the
-// server one RTT before the bytes ahead of it run out, whatever the segment
-// size. A count fixed when a train starts does not: with small segments (a
-// 4 s segment at the 0.3 Mbit/s rung is 150 KB) two outstanding requests
-// cover less than a fair BDP plus the response arriving, and the server idles
-// about one RTT between bursts. `outstandingRequests` (how many segments of a
-// given size cover one BDP) remains for the model CLI (src/cli/model.ts).
+// outstanding requests have yet to deliver are fewer than the window's bytes
+// plus the size of the response now arriving — so the next request reaches
+// the server before the bytes ahead of it run out, whatever the segment size.
+// A count fixed when a train starts does not: with small segments (a 4 s
+// segment at the 0.3 Mbit/s rung is 150 KB) two outstanding requests cover
+// less than a fair BDP plus the response arriving, and the server idles about
+// one RTT between bursts. `outstandingRequests` (how many segments of a given
+// size cover a window's bytes) remains for the model CLI (src/cli/model.ts).
+//
+// The window's bytes are `windowBdps` fair BDPs (`windowBytes`), 2 by
+// default: the paper asks for *at least* one BDP. The fair BDP is an
+// estimate of the flow's *average* share, while the bytes TCP holds in flight
+// follow its congestion window, which behind a deep drop-tail queue swings
+// above the average (the queue serves the flows in turns of about a round
+// trip). Counted at the client, unreceived bytes include those in flight;
+// when they are no more than the connection's cwnd, the server's send queue
+// runs dry, the connection stops being cwnd-limited and cubic stops growing
+// its window. Measured at 3 Mbit/s with a 1536 KB queue (README, Fig. 6
+// notes): one BDP on an estimate close to the flow's mean rate left the
+// server's send queue empty in 5.3–10.8 % of samples (0–0.2 % on an earlier
+// estimate that read about twice the mean). Each outstanding request has its
+// bitrate fixed, so the window is also how far ahead the ABR rule commits:
+// two BDPs is two round trips of media at the fair rate. A larger window
+// also reaches the request cap (below) sooner when segments are small.
 //
 // Pure functions, sizes in bytes.
 
@@ -29,38 +45,66 @@ export const MIN_OUTSTANDING_REQUESTS = 2;
  * segments) next to a large BDP. 32 requests is far above what the paper's
  * conditions need (one or two 4-second segments already exceed the fair BDP
  * when the RTT is under a few seconds) and still a bounded commitment. When
- * the cap binds, the window no longer covers one BDP and the server may idle
+ * the cap binds, the window no longer covers its bytes and the server may idle
  * between responses; raise the cap if that matters.
  */
 export const DEFAULT_MAX_OUTSTANDING_REQUESTS = 32;
 
+/** Default size of the byte window in fair BDPs (see the header: one is the paper's minimum, and too tight). */
+export const DEFAULT_WINDOW_BDPS = 2;
+
+/** Largest `windowBdps` accepted: beyond it the window is a buffer policy, not a margin. */
+export const MAX_WINDOW_BDPS = 8;
+
 /**
- * Number of requests to keep outstanding so that their responses add up to at
- * least one fair BDP of bytes, clamped to [2, maxRequests].
+ * The byte window (beyond the response arriving) for `mayIssueRequest`:
+ * `windowBdps` fair BDPs.
  *
  * @param fairBdpBytes fair-share bandwidth × RTT, bytes (> 0).
+ * @param windowBdps fair BDPs the window covers, in [1, MAX_WINDOW_BDPS]; default 2.
+ * @throws RangeError for a non-positive BDP or a multiple outside [1, MAX_WINDOW_BDPS].
+ */
+export function windowBytes(fairBdpBytes: number, windowBdps: number = DEFAULT_WINDOW_BDPS): number {
+  requirePositive('fairBdpBytes', fairBdpBytes);
+  requireWindowBdps(windowBdps);
+  return fairBdpBytes * windowBdps;
+}
+
+/** Throws a RangeError unless `windowBdps` is a finite number in [1, MAX_WINDOW_BDPS]. */
+export function requireWindowBdps(windowBdps: number): void {
+  if (!(typeof windowBdps === 'number' && windowBdps >= 1 && windowBdps <= MAX_WINDOW_BDPS)) {
+    throw new RangeError(`windowBdps must be a number of fair BDPs in [1, ${MAX_WINDOW_BDPS}], got ${String(windowBdps)}`);
+  }
+}
+
+/**
+ * Number of requests to keep outstanding so that their responses add up to at
+ * least `coverBytes` (one fair BDP in the paper's words, `windowBytes` in the
+ * player's), clamped to [2, maxRequests].
+ *
+ * @param coverBytes bytes the responses must cover (> 0).
  * @param expectedSegmentBytes either one typical segment size in bytes, or the
  *   sizes in bytes of the next segments of the train, in request order; the
- *   count is then how many of them, taken in order, reach the BDP. If the list
- *   runs out before reaching it, the remaining bytes are assumed to come in
- *   segments of the list's average size.
+ *   count is then how many of them, taken in order, reach `coverBytes`. If
+ *   the list runs out before reaching it, the remaining bytes are assumed to
+ *   come in segments of the list's average size.
  * @param maxRequests upper bound (integer >= 2), default 32; see
  *   DEFAULT_MAX_OUTSTANDING_REQUESTS.
- * @throws RangeError for a non-positive or non-finite BDP or segment size, an
+ * @throws RangeError for a non-positive or non-finite byte count or segment size, an
  *   empty list, or a cap below 2.
  */
 export function outstandingRequests(
-  fairBdpBytes: number,
+  coverBytes: number,
   expectedSegmentBytes: number | readonly number[],
   maxRequests: number = DEFAULT_MAX_OUTSTANDING_REQUESTS,
 ): number {
-  requirePositive('fairBdpBytes', fairBdpBytes);
+  requirePositive('coverBytes', coverBytes);
   requireInteger('maxRequests', maxRequests, MIN_OUTSTANDING_REQUESTS);
 
   let needed: number;
   if (typeof expectedSegmentBytes === 'number') {
     requirePositive('expectedSegmentBytes', expectedSegmentBytes);
-    needed = Math.ceil(fairBdpBytes / expectedSegmentBytes);
+    needed = Math.ceil(coverBytes / expectedSegmentBytes);
   } else {
     if (!Array.isArray(expectedSegmentBytes) || expectedSegmentBytes.length === 0) {
       throw new RangeError('expectedSegmentBytes must be a number or a non-empty list of sizes');
@@ -69,14 +113,14 @@ export function outstandingRequests(
     needed = 0;
     let covered = 0;
     for (const size of expectedSegmentBytes) {
-      if (covered >= fairBdpBytes) break;
+      if (covered >= coverBytes) break;
       covered += size;
       needed += 1;
     }
-    if (covered < fairBdpBytes) {
+    if (covered < coverBytes) {
       const total = expectedSegmentBytes.reduce((a, b) => a + b, 0);
       const average = total / expectedSegmentBytes.length;
-      needed += Math.ceil((fairBdpBytes - covered) / average);
+      needed += Math.ceil((coverBytes - covered) / average);
     }
   }
   return Math.min(maxRequests, Math.max(MIN_OUTSTANDING_REQUESTS, needed));
@@ -123,20 +167,21 @@ export function outstandingBytes(requests: readonly OutstandingRequest[]): Outst
 /**
  * May one more request be issued (§IV-B1, counted in bytes)? Yes while fewer
  * than 2 are outstanding (never sequential), else while the outstanding
- * requests' unreceived bytes are below one fair BDP plus the size of the
- * response arriving; never with `maxRequests` outstanding.
+ * requests' unreceived bytes are below the window's bytes plus the size of
+ * the response arriving; never with `maxRequests` outstanding.
  *
- * @param fairBdpBytes fair-share bandwidth × RTT, bytes (> 0).
+ * @param windowBytesValue the window beyond the response arriving, bytes (> 0):
+ *   `windowBytes(fairBdp)`, two fair BDPs by default.
  * @param maxRequests hard cap on outstanding requests (integer >= 2), default 32;
  *   see DEFAULT_MAX_OUTSTANDING_REQUESTS.
- * @throws RangeError for a non-positive BDP, a cap below 2 or negative byte counts.
+ * @throws RangeError for a non-positive window, a cap below 2 or negative byte counts.
  */
 export function mayIssueRequest(
   outstanding: OutstandingBytes,
-  fairBdpBytes: number,
+  windowBytesValue: number,
   maxRequests: number = DEFAULT_MAX_OUTSTANDING_REQUESTS,
 ): boolean {
-  requirePositive('fairBdpBytes', fairBdpBytes);
+  requirePositive('windowBytes', windowBytesValue);
   requireInteger('maxRequests', maxRequests, MIN_OUTSTANDING_REQUESTS);
   const { requests, unreceivedBytes, arrivingBytes } = outstanding;
   requireInteger('outstanding.requests', requests, 0);
@@ -144,5 +189,5 @@ export function mayIssueRequest(
   requireNonNegative('outstanding.arrivingBytes', arrivingBytes);
   if (requests >= maxRequests) return false;
   if (requests < MIN_OUTSTANDING_REQUESTS) return true;
-  return unreceivedBytes < fairBdpBytes + arrivingBytes;
+  return unreceivedBytes < windowBytesValue + arrivingBytes;
 }

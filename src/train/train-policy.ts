@@ -10,10 +10,10 @@
  *  - While a train runs, requests are issued whenever the *outstanding
  *    window* has room, counted in bytes on the live state of the requests
  *    in flight (src/model/outstanding-window.ts): fewer than 2 outstanding,
- *    or their unreceived bytes below one fair BDP plus the response arriving
- *    — so the server never waits for a request whatever the segment size,
- *    yet the ABR still picks every segment's bitrate when that segment is
- *    requested. The caller asks again as bytes arrive, not only when a
+ *    or their unreceived bytes below the window (two fair BDPs by default,
+ *    `windowBdps`) plus the response arriving — so the server never waits
+ *    for a request whatever the segment size, yet the ABR still picks every
+ *    segment's bitrate when that segment is requested. The caller asks again as bytes arrive, not only when a
  *    request completes.
  *  - The minimum train is enforced each time downloading resumes, even if
  *    the buffer then exceeds the player's target by up to one train; outside
@@ -27,7 +27,13 @@
  * The policy only answers "may another request be issued now?" and keeps
  * the books; the scheduler hook asks dash.js for the request (and so its ABR).
  */
-import { DEFAULT_MAX_OUTSTANDING_REQUESTS, mayIssueRequest } from '../model/outstanding-window';
+import {
+  DEFAULT_MAX_OUTSTANDING_REQUESTS,
+  DEFAULT_WINDOW_BDPS,
+  mayIssueRequest,
+  requireWindowBdps,
+  windowBytes,
+} from '../model/outstanding-window';
 
 export interface TrainSnapshot {
   id: number;
@@ -49,6 +55,8 @@ export interface TrainPolicyOptions {
   readonly minimumTrain?: boolean;
   /** Hard cap on outstanding requests. Default DEFAULT_MAX_OUTSTANDING_REQUESTS (32). */
   readonly maxOutstanding?: number;
+  /** The byte window in fair BDPs (src/model/outstanding-window.ts). Default DEFAULT_WINDOW_BDPS (2). */
+  readonly windowBdps?: number;
 }
 
 export interface IssueContext {
@@ -83,9 +91,12 @@ export class TrainPolicy {
   /** Enforce the minimum train past the buffer target; turned off for good after a buffer quota error. */
   minimumTrain: boolean;
   private readonly maxOutstanding: number;
+  private readonly windowBdps: number;
 
   constructor(options: TrainPolicyOptions = {}) {
     this.minimumTrain = options.minimumTrain ?? true;
+    this.windowBdps = options.windowBdps ?? DEFAULT_WINDOW_BDPS;
+    requireWindowBdps(this.windowBdps);
     this.maxOutstanding = options.maxOutstanding ?? DEFAULT_MAX_OUTSTANDING_REQUESTS;
     if (!Number.isInteger(this.maxOutstanding) || this.maxOutstanding < 2) {
       throw new RangeError(`maxOutstanding must be an integer >= 2, got ${this.maxOutstanding}`);
@@ -169,7 +180,7 @@ export class TrainPolicy {
       unreceivedBytes: Math.max(0, c.unreceivedBytes),
       arrivingBytes: Math.max(0, c.arrivingBytes),
     };
-    if (!mayIssueRequest(window, Math.max(c.fairBdpBytes, 1), this.maxOutstanding)) return false;
+    if (!mayIssueRequest(window, windowBytes(Math.max(c.fairBdpBytes, 1), this.windowBdps), this.maxOutstanding)) return false;
     if (this.overridesBufferTarget) return true;
     return c.bufferSec + c.inFlightSec < requestLevelSec(c);
   }

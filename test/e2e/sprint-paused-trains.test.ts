@@ -4,8 +4,9 @@
  * downloading pauses and resumes with a minimum train of small segments
  * (the 0.3 Mbit/s rung, ~150 KB per 4 s segment). Within a train the
  * server must always have the next request in hand while the previous
- * response is being sent: the outstanding requests cover at least one fair
- * BDP of bytes (src/model/outstanding-window.ts), not a fixed 2 requests.
+ * response is being sent: the outstanding requests cover a window of bytes
+ * (two fair BDPs by default, the paper's minimum is one:
+ * src/model/outstanding-window.ts), not a fixed 2 requests.
  *
  * The origin emulates a 600 ms RTT on loopback (latencyMs) and paces
  * bodies at 4 Mbit/s, so a fair BDP is ~300 KB: two 150 KB requests do not
@@ -21,8 +22,9 @@
  * 32 % idle; with the byte window, 2-9 % (the bandwidth estimate read
  * 2.2 of 4 Mbit/s: each parallel response saw a share of the link); with the
  * bandwidth sampled over all arriving responses (sprint-data-plane.ts,
- * sampleBandwidth), 3.9 Mbit/s and 0.1-0.8 %. SPRINT_DEBUG_TRAINS=1 prints every
- * train and request.
+ * sampleBandwidth), 3.9 Mbit/s and 0.1-0.8 % (all with a window of one
+ * fair BDP; it is two since). SPRINT_DEBUG_TRAINS=1 prints every train and
+ * request.
  */
 import { parseWireLine, plannedTransfers, playerTransfers, trainsOnWire, type WireRequest } from '../../demo/harness/wire-log';
 import { demoUrl, mediaRecords, startStack, waitForPlayback, type Stack } from './support/playback';

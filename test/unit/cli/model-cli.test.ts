@@ -50,6 +50,8 @@ describe('sprint model (in-process)', () => {
     expect(out.inputs.segmentBytesSource).toMatch(/default/);
     expect(out.fairBdpBytes).toBe(37_500);
     expect(out.chunkBytes).toBe(3_037_500);
+    expect(out.windowBdps).toBe(2);
+    expect(out.windowBytes).toBe(75_000);
     expect(out.outstandingRequests).toBe(2);
     expect(out.chunkPrediction.rounds).toEqual({ r1: 2, r2: 7, r3: 74, total: 83 });
     expect(out.chunkPrediction.efficiency).toBeGreaterThanOrEqual(0.9);
@@ -72,10 +74,22 @@ describe('sprint model (in-process)', () => {
     const out = JSON.parse(r.stdout);
     // BDP 125,000 B; r1 = 4, r2 = 22; S = 0.5 × (26 / 0.5) × 125,000 = 3,250,000
     expect(out.chunkBytes).toBe(3_250_000);
-    // 125,000 / 16,384 = 7.63 -> 8 requests
+    // window 2 × 125,000 B; 250,000 / 16,384 = 15.26 -> 16 requests
     expect(out.inputs.segmentBytes).toBe(16_384);
     expect(out.inputs.segmentBytesSource).toBe('--segment-bytes');
-    expect(out.outstandingRequests).toBe(8);
+    expect(out.outstandingRequests).toBe(16);
+  });
+
+  test('--window-bdps sets the outstanding window in fair BDPs, 1 to 8', async () => {
+    const base = ['--bandwidth', '10mbit', '--rtt', '100ms', '--segment-bytes', '16kb'];
+    const one = JSON.parse((await runMain([...base, '--window-bdps', '1'])).stdout);
+    expect(one.windowBytes).toBe(125_000);
+    expect(one.outstandingRequests).toBe(8); // 125,000 / 16,384 = 7.63 -> 8, the paper's one BDP
+    for (const bad of ['0.5', '9', 'two']) {
+      const r = await runMain([...base, '--window-bdps', bad]);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(/--window-bdps/);
+    }
   });
 
   test('--help prints usage and exits 0', async () => {

@@ -1,9 +1,12 @@
 // Tests for the outstanding window (paper §IV-B1): enough pipelined requests
-// to cover one fair BDP of response bytes, at least 2, at most the cap.
+// to cover a window of response bytes (two fair BDPs by default, the paper's
+// minimum is one), at least 2, at most the cap.
 
 import {
   DEFAULT_MAX_OUTSTANDING_REQUESTS,
+  DEFAULT_WINDOW_BDPS,
   mayIssueRequest,
+  windowBytes,
   outstandingBytes,
   outstandingRequests,
 } from '../../../src/model/outstanding-window';
@@ -67,8 +70,8 @@ describe('outstandingRequests with the sizes of the next segments', () => {
 
 describe('outstandingRequests rejects bad input', () => {
   test.each([
-    ['fairBdpBytes', () => outstandingRequests(0, 1000)],
-    ['fairBdpBytes', () => outstandingRequests(NaN, 1000)],
+    ['coverBytes', () => outstandingRequests(0, 1000)],
+    ['coverBytes', () => outstandingRequests(NaN, 1000)],
     ['expectedSegmentBytes', () => outstandingRequests(1000, 0)],
     ['expectedSegmentBytes', () => outstandingRequests(1000, -5)],
     ['expectedSegmentBytes', () => outstandingRequests(1000, Infinity)],
@@ -83,7 +86,8 @@ describe('outstandingRequests rejects bad input', () => {
 });
 
 describe('the byte window: mayIssueRequest and outstandingBytes', () => {
-  const bdp = 300_000; // 4 Mbit/s × 600 ms
+  // 4 Mbit/s × 600 ms. Most tests pass it as the window itself (windowBytes(bdp, 1), the paper's one BDP).
+  const bdp = 300_000;
 
   test('fewer than 2 outstanding: always (never sequential downloading), whatever the bytes', () => {
     expect(mayIssueRequest({ requests: 0, unreceivedBytes: 0, arrivingBytes: 0 }, bdp)).toBe(true);
@@ -151,6 +155,21 @@ describe('the byte window: mayIssueRequest and outstandingBytes', () => {
     expect(mayIssueRequest(tiny, bdp)).toBe(false);
     expect(mayIssueRequest({ ...tiny, requests: 5 }, bdp, 5)).toBe(false);
     expect(mayIssueRequest({ ...tiny, requests: 4 }, bdp, 5)).toBe(true);
+  });
+
+  test('windowBytes: two fair BDPs by default, the given multiple from 1 to 8 otherwise', () => {
+    expect(DEFAULT_WINDOW_BDPS).toBe(2);
+    expect(windowBytes(bdp)).toBe(600_000);
+    expect(windowBytes(bdp, 1)).toBe(bdp);
+    expect(windowBytes(bdp, 1.5)).toBe(450_000);
+    // the state of the small-segments test: 550 KB unreceived, 150 KB arriving
+    const four = outstandingBytes([...Array(4)].map((_, i) => ({ expectedBytes: 150_000, receivedBytes: i === 0 ? 50_000 : 0 })));
+    expect(mayIssueRequest(four, windowBytes(bdp, 1))).toBe(false);
+    expect(mayIssueRequest(four, windowBytes(bdp))).toBe(true);
+    expect(() => windowBytes(bdp, 0.99)).toThrow(/^windowBdps must be a number of fair BDPs in \[1, 8\], got 0.99$/);
+    expect(() => windowBytes(bdp, 9)).toThrow(RangeError);
+    expect(() => windowBytes(bdp, NaN)).toThrow(RangeError);
+    expect(() => windowBytes(0)).toThrow(RangeError);
   });
 
   test('bad inputs are RangeErrors', () => {

@@ -20,6 +20,7 @@ function context(manifestUrl: string, extra: Partial<DataPlaneContext> = {}): Da
     log: { info: () => undefined, warn: (m: string) => void warnings.push(m), error: () => undefined },
     epsilon: 0.1,
     minimumTrain: true,
+    sprintWindowBdps: 2,
     sprintxSwitch: 'after-chunk',
     sprintxMaxRangeSec: 60,
     ...extra,

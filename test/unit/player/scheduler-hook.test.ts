@@ -8,44 +8,17 @@
 // representation. Fake timers: nothing here depends on the machine's speed.
 
 import { installSchedulerHook, POLL_MS } from '../../../player/dash/scheduler-hook';
-import { fakeEventBus } from './fake-dash';
+import { fakeEventBus, fakeScheduleController as controller, type ExtensionFactory } from './fake-dash';
 
 function fakeDash() {
-  const factories = new Map<string, (this: { parent: unknown }, config: unknown) => unknown>();
+  const factories = new Map<string, ExtensionFactory>();
   const bus = fakeEventBus();
   const dash = {
-    extend: (name: string, factory: (this: { parent: unknown }, config: unknown) => unknown) => void factories.set(name, factory),
+    extend: (name: string, factory: ExtensionFactory) => void factories.set(name, factory),
     on: bus.on,
     off: bus.off,
   };
   return { dash: dash as never, factories, emit: bus.emit };
-}
-
-/** dash.js's ScheduleController as the hook sees it, with the player's model and ABR controller. */
-function controller(factories: Map<string, (this: { parent: unknown }, config: unknown) => unknown>) {
-  const calls = { start: 0, clear: 0, lastInitialized: [] as string[] };
-  const model = { getBufferTimeDefaultUnadjusted: (): number => 12 };
-  const abr = { isPlayingAtTopQuality: (_rep?: { mediaInfo?: { type?: string } }): boolean => true };
-  const parent = {
-    startScheduleTimer: (_value?: number) => void calls.start++,
-    clearScheduleTimer: () => void calls.clear++,
-    reset: () => undefined,
-    getStreamId: () => 'stream-1',
-    setLastInitializedRepresentationId: (id: string) => void calls.lastInitialized.push(id),
-    // dash.js's schedule loop target: the model's default when not at the top quality
-    getBufferTarget: () => (abr.isPlayingAtTopQuality({ mediaInfo: { type: 'video' } }) ? 30 : model.getBufferTimeDefaultUnadjusted()),
-    getTimeToLoadDelay: () => 1000,
-    getType: () => 'video',
-  };
-  const factory = factories.get('ScheduleController');
-  if (!factory) throw new Error('the hook did not extend ScheduleController');
-  const overrides = factory.call({ parent }, { type: 'video', mediaPlayerModel: model, abrController: abr }) as Record<
-    string,
-    (...a: unknown[]) => unknown
-  >;
-  // FactoryMaker.extend(…, override=true): the parent's own properties are replaced by the extension's
-  const instance = { ...parent, ...overrides } as typeof parent;
-  return { instance, calls, model, abr };
 }
 
 describe('installSchedulerHook', () => {

@@ -15,7 +15,7 @@ import type { DataPlaneContext } from '../../../player/dataplane/data-plane';
 import type { LoaderRequest, LoaderResponse } from '../../../player/dash/loader-types';
 import { StatsRecorder } from '../../../player/stats/recorder';
 import { makeFixture, type Fixture } from '../server/helpers';
-import { fakeDash } from './fake-dash';
+import { fakeDash, fakeScheduleController } from './fake-dash';
 
 const SEGMENT = 10_000;
 
@@ -37,6 +37,7 @@ function context(dash: unknown, originUrl: string, stats: StatsRecorder, extra: 
     epsilon: 0.1,
     chunkBytes: 100_000,
     minimumTrain: true,
+    sprintWindowBdps: 2,
     sprintAudio: 'train',
     sprintxSwitch: 'after-chunk',
     sprintxMaxRangeSec: 60,
@@ -149,12 +150,18 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
   /** Runs `body` against a data plane installed on a fresh loopback origin, then tears both down. */
   async function withPlane(
     opts: { origin?: Partial<OriginOptions>; transport?: TrainTransport; ctx?: Partial<DataPlaneContext> },
-    body: (h: { base: string; stats: StatsRecorder; declined: LoaderRequest[]; load: (s: Segment) => void }) => Promise<void>,
+    body: (h: {
+      base: string;
+      stats: StatsRecorder;
+      declined: LoaderRequest[];
+      load: (s: Segment) => void;
+      factories: ReturnType<typeof fakeDash>['factories'];
+    }) => Promise<void>,
   ): Promise<void> {
     const origin = await startOrigin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, ...opts.origin });
     const stats = new StatsRecorder('sprint');
     const plane = new SprintDataPlane(opts.transport ?? new FetchTrainTransport());
-    const { dash, emit, loader, declined } = fakeDash(10);
+    const { dash, emit, loader, declined, factories } = fakeDash(10);
     try {
       plane.install(context(dash, origin.url, stats, opts.ctx));
       const l = loader();
@@ -163,12 +170,35 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
         emit('fragmentLoadingStarted', { request: seg.request.customData.request });
         l.load(seg.request, seg.response);
       };
-      await body({ base: `${origin.url}/media`, stats, declined, load });
+      await body({ base: `${origin.url}/media`, stats, declined, load, factories });
     } finally {
       plane.destroy();
       await origin.close();
     }
   }
+
+  // The outstanding window is the page's sprintWindowBdps fair BDPs
+  // (src/model/outstanding-window.ts). Nothing arrives (the origin holds each
+  // response 3 s), so the fair BDP is the bootstrap one (5 Mbit/s × 100 ms =
+  // 62.5 KB): eight 10 KB requests, 80 KB of a 100 KB train, fill a window of
+  // one BDP but not the default two, and dash.js's schedule loop is let run
+  // (its ABR would pick the next segment) only while the window has room.
+  it.each([
+    ['the default (two fair BDPs)', {}, 1],
+    ["sprintWindowBdps 1 (the paper's minimum)", { sprintWindowBdps: 1 }, 0],
+  ] as const)(
+    'with %s, 80 KB outstanding and nothing arriving (context %j), the schedule loop runs %p time(s)',
+    async (_name, ctx, starts) => {
+      await withPlane({ origin: { latencyMs: 3000 }, ctx }, async ({ base, stats, load, factories }) => {
+        const segments = [...Array(8).keys()].map((i) => segmentRequest(`${base}/video.m4s`, 'video', i));
+        segments.forEach(load);
+        const c = fakeScheduleController(factories);
+        c.instance.startScheduleTimer(0);
+        expect(c.calls.start).toBe(starts);
+        expect(stats.trains.toArray()[0]).toMatchObject({ requests: 8, targetBytes: 100_000 });
+      });
+    },
+  );
 
   // Audio rides a transport whose requests share one connection (the
   // extension's pipelining, or fetch with dash.js's credentials mode on an

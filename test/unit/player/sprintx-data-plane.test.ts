@@ -59,6 +59,7 @@ function context(dash: unknown, manifestUrl: string, stats: StatsRecorder, sprin
     epsilon: 0.1,
     chunkBytes: 25_000,
     minimumTrain: true,
+    sprintWindowBdps: 2,
     sprintxSwitch: 'after-chunk',
     sprintxMaxRangeSec: 60,
     sprintxAudioSec,

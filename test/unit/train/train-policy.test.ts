@@ -16,10 +16,12 @@ const full: IssueContext = {
   segmentSec: 4,
   bufferTargetSec: 12,
 };
-/** Two 150 KB requests outstanding, the first arriving: 250 KB unreceived, below a 300 KB BDP plus 150 KB arriving. */
+/** Two 150 KB requests outstanding, the first arriving: 250 KB unreceived, below two 300 KB BDPs plus 150 KB arriving. */
 const smallSegments = { outstanding: 2, unreceivedBytes: 250_000, arrivingBytes: 150_000 };
-/** Four of them: 550 KB unreceived, the window (450 KB) is full. */
-const windowFull = { outstanding: 4, unreceivedBytes: 550_000, arrivingBytes: 150_000 };
+/** Four of them: 550 KB unreceived; full for a window of one BDP (450 KB with the arriving response), not of two (750 KB). */
+const fullForOneBdp = { outstanding: 4, unreceivedBytes: 550_000, arrivingBytes: 150_000 };
+/** Six of them: 850 KB unreceived, the default window (two BDPs plus the arriving response: 750 KB) is full. */
+const windowFull = { outstanding: 6, unreceivedBytes: 850_000, arrivingBytes: 150_000 };
 /** A buffer with room below the target. */
 const room: IssueContext = { ...full, bufferSec: 2 };
 
@@ -37,7 +39,7 @@ describe('TrainPolicy', () => {
     p.begin(1_000_000, 0);
     expect(p.overridesBufferTarget).toBe(true);
     expect(p.mayIssue(full)).toBe(true);
-    // Small segments: a third (and fourth) request while two cover less than a BDP plus the response arriving.
+    // Small segments: a third (and more) request while two cover less than two BDPs plus the response arriving.
     expect(p.mayIssue({ ...full, ...smallSegments })).toBe(true);
     expect(p.mayIssue({ ...full, ...windowFull })).toBe(false);
     expect(p.mayIssue({ ...room, ...windowFull })).toBe(false);
@@ -52,6 +54,22 @@ describe('TrainPolicy', () => {
     expect(p.mayIssue({ ...full, outstanding: 2, unreceivedBytes: 10 })).toBe(true);
     expect(p.mayIssue({ ...full, outstanding: 3, unreceivedBytes: 10 })).toBe(false);
     expect(() => new TrainPolicy({ maxOutstanding: 1 })).toThrow(RangeError);
+  });
+
+  test("the window is two fair BDPs by default, `windowBdps` of them when given (at least the paper's one)", () => {
+    const p = new TrainPolicy();
+    p.begin(10_000_000, 0);
+    expect(p.mayIssue({ ...full, ...fullForOneBdp })).toBe(true); // 550 KB < 2 × 300 KB + 150 KB
+    expect(p.mayIssue({ ...full, ...windowFull })).toBe(false);
+    const one = new TrainPolicy({ windowBdps: 1 });
+    one.begin(10_000_000, 0);
+    expect(one.mayIssue({ ...full, ...smallSegments })).toBe(true);
+    expect(one.mayIssue({ ...full, ...fullForOneBdp })).toBe(false); // 550 KB >= 300 KB + 150 KB
+    const three = new TrainPolicy({ windowBdps: 3 });
+    three.begin(10_000_000, 0);
+    expect(three.mayIssue({ ...full, ...windowFull })).toBe(true); // 850 KB < 3 × 300 KB + 150 KB
+    expect(() => new TrainPolicy({ windowBdps: 0.5 })).toThrow(/windowBdps must be a number of fair BDPs in \[1, 8\], got 0.5/);
+    expect(() => new TrainPolicy({ windowBdps: NaN })).toThrow(RangeError);
   });
 
   test('the train records the most requests outstanding at once', () => {
