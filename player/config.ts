@@ -10,7 +10,7 @@ import { parseAbrPreset, type AbrPreset } from './abr/presets';
 import { parseMode, type RequestedMode, type SprintPlayerOptions } from './options';
 import { DEFAULT_MAX_RANGE_SEC, parseSwitchPolicy, type SprintXSwitchPolicy } from '../src/sprintx/switch-policy';
 import { MAX_CHUNK_BYTES } from './estimates/estimate-hub';
-import { DEFAULT_WINDOW_BDPS, MAX_WINDOW_BDPS } from '../src/model/outstanding-window';
+import { DEFAULT_WINDOW_BDPS, isWindowBdps, MAX_WINDOW_BDPS } from '../src/model/outstanding-window';
 
 export const SPRINT_TRANSPORTS = ['auto', 'extension', 'fetch'] as const;
 export type SprintTransportChoice = (typeof SPRINT_TRANSPORTS)[number];
@@ -119,8 +119,7 @@ export function normalizeConfig(options: SprintPlayerOptions | undefined): Playe
   if (dashSettings !== undefined && (typeof dashSettings !== 'object' || dashSettings === null || Array.isArray(dashSettings)))
     fail('dashSettings', 'an object of dash.js settings', dashSettings);
   const sprintWindowBdps = o['sprintWindowBdps'] ?? d.sprintWindowBdps;
-  if (!(typeof sprintWindowBdps === 'number' && sprintWindowBdps >= 1 && sprintWindowBdps <= MAX_WINDOW_BDPS))
-    fail('sprintWindowBdps', `a number of fair BDPs in [1, ${MAX_WINDOW_BDPS}]`, sprintWindowBdps);
+  if (!isWindowBdps(sprintWindowBdps)) fail('sprintWindowBdps', `a number of fair BDPs in [1, ${MAX_WINDOW_BDPS}]`, sprintWindowBdps);
   const beforeAttach = o['beforeAttach'];
   if (beforeAttach !== undefined && typeof beforeAttach !== 'function') fail('beforeAttach', 'a function', beforeAttach);
 

@@ -6,9 +6,10 @@
  * outstanding window has room (scheduler-hook.ts). The window counts bytes
  * (src/model/outstanding-window.ts): fewer than 2 requests outstanding, or
  * their unreceived bytes below the window (two fair BDPs unless the page
- * sets `sprintWindowBdps`) plus the response arriving. It is checked again as each response's bytes arrive, not only when one
- * completes, so the next request reaches the server while the response
- * ahead of it is still being sent, whatever the segment size. Its ABR picks
+ * sets `sprintWindowBdps`) plus the response arriving. It is checked again
+ * as each response's bytes arrive, not only when one completes, so the next
+ * request reaches the server while the response ahead of it is still being
+ * sent, whatever the segment size. Its ABR picks
  * every segment's bitrate at the moment that segment is requested and the
  * bitrate can change inside a train without draining it. Requests travel on
  * a TrainTransport: the extension's sockets (HTTP/1.1 pipelining on one

@@ -9,6 +9,7 @@ import { chunkSize, DEFAULT_EPSILON, DEFAULT_INITIAL_WINDOW_SEGMENTS, DEFAULT_MS
 import {
   DEFAULT_MAX_OUTSTANDING_REQUESTS,
   DEFAULT_WINDOW_BDPS,
+  isWindowBdps,
   MAX_WINDOW_BDPS,
   outstandingRequests,
   windowBytes,
@@ -90,13 +91,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     const givenSegmentBytes = optional<number | undefined>('segment-bytes', (t) => parseBytes(t, { name: '--segment-bytes' }), undefined);
     const segmentBytes = givenSegmentBytes ?? Math.ceil((bandwidthBitsPerSec * DEFAULT_SEGMENT_SECONDS) / 8);
     const windowBdps = optional('window-bdps', (t) => parseNumber(t, '--window-bdps'), DEFAULT_WINDOW_BDPS);
-    if (!(windowBdps >= 1 && windowBdps <= MAX_WINDOW_BDPS)) {
+    if (!isWindowBdps(windowBdps)) {
       throw new UsageError(`--window-bdps: ${windowBdps} must be a number of fair BDPs in [1, ${MAX_WINDOW_BDPS}]`);
     }
 
     const params = { bandwidthBitsPerSec, rttSec, epsilon, mssBytes, initialWindowSegments };
     const chunk = chunkSize(params);
     const prediction = transferEfficiency(chunk.chunkBytes, params);
+    const window = windowBytes(chunk.fairBdpBytes, windowBdps);
     const result = {
       inputs: {
         bandwidthBitsPerSec,
@@ -116,8 +118,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       additiveIncreaseRounds: chunk.additiveIncreaseRounds,
       chunkBytes: chunk.chunkBytes,
       windowBdps,
-      windowBytes: windowBytes(chunk.fairBdpBytes, windowBdps),
-      outstandingRequests: outstandingRequests(windowBytes(chunk.fairBdpBytes, windowBdps), segmentBytes),
+      windowBytes: window,
+      outstandingRequests: outstandingRequests(window, segmentBytes),
       maxOutstandingRequests: DEFAULT_MAX_OUTSTANDING_REQUESTS,
       chunkPrediction: {
         rounds: prediction.rounds,

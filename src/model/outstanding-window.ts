@@ -70,9 +70,14 @@ export function windowBytes(fairBdpBytes: number, windowBdps: number = DEFAULT_W
   return fairBdpBytes * windowBdps;
 }
 
+/** Is `v` a valid `windowBdps`: a number in [1, MAX_WINDOW_BDPS]? (The player's options and the model CLI check with it too.) */
+export function isWindowBdps(v: unknown): v is number {
+  return typeof v === 'number' && v >= 1 && v <= MAX_WINDOW_BDPS;
+}
+
 /** Throws a RangeError unless `windowBdps` is a finite number in [1, MAX_WINDOW_BDPS]. */
 export function requireWindowBdps(windowBdps: number): void {
-  if (!(typeof windowBdps === 'number' && windowBdps >= 1 && windowBdps <= MAX_WINDOW_BDPS)) {
+  if (!isWindowBdps(windowBdps)) {
     throw new RangeError(`windowBdps must be a number of fair BDPs in [1, ${MAX_WINDOW_BDPS}], got ${String(windowBdps)}`);
   }
 }

@@ -13,8 +13,8 @@
  *    or their unreceived bytes below the window (two fair BDPs by default,
  *    `windowBdps`) plus the response arriving — so the server never waits
  *    for a request whatever the segment size, yet the ABR still picks every
- *    segment's bitrate when that segment is requested. The caller asks again as bytes arrive, not only when a
- *    request completes.
+ *    segment's bitrate when that segment is requested. The caller asks again
+ *    as bytes arrive, not only when a request completes.
  *  - The minimum train is enforced each time downloading resumes, even if
  *    the buffer then exceeds the player's target by up to one train; outside
  *    a train, requests follow the player's own buffer target, or the restart
