@@ -91,6 +91,17 @@ export interface PlayerSummary {
   readonly stalledAtEnd: boolean;
   /** Media time played inside the window, seconds (null without polls on both sides). */
   readonly playedS: number | null;
+  /**
+   * The longest time inside the window, seconds, over which playback did not
+   * advance while the player reported no stall and had not ended (a wedged
+   * player: on the testbed one sat at 0 for 115 s after dash.js reset its
+   * MediaSource, with no stall reported); null without two polls in it.
+   */
+  readonly frozenS: number | null;
+  /** Media seconds playback went back inside the window (dash.js restarting it from an earlier time, e.g. after a MediaSource reset). */
+  readonly rewoundS: number;
+  /** Console lines in the window reporting a MEDIA_ERR_DECODE (dash.js resets the MediaSource on each). */
+  readonly decodeErrors: number;
   /** dash.js errors reported inside the window, and the last error the player reported (up to the window's end). */
   readonly errorsInWindow: number | null;
   readonly lastError: string | null;
@@ -185,6 +196,44 @@ function stalledAt(polls: readonly PlayerLine[], i: number): boolean {
   return msA !== null && msB !== null && msB > msA;
 }
 
+/** Playback moved less than this between two polls, seconds: it did not advance. */
+const STILL_S = 0.05;
+/** Playback moved back more than this between two polls, seconds: a rewind (not clock jitter). */
+const REWIND_S = 0.5;
+
+/**
+ * Over consecutive polls inside the window (the one before it included):
+ * the longest run of time in which currentTime did not advance while
+ * neither poll saw a stall, playback had begun and the player had not
+ * ended, and the media seconds playback went back.
+ */
+function frozenAndRewound(polls: readonly PlayerLine[], window: Window | null): { frozenS: number | null; rewoundS: number } {
+  const from = window === null ? 0 : Math.max(0, lastAtOrBefore(polls, window.fromS));
+  const to = window === null ? polls.length - 1 : lastAtOrBefore(polls, window.toS);
+  let frozen: number | null = null;
+  let run = 0;
+  let rewound = 0;
+  // Before playback first moved it is starting up, not standing still.
+  let started = polls.slice(0, from + 1).some((p) => (num(playbackOf(p).currentTimeSec) ?? 0) > 0);
+  for (let i = from; i < to; i++) {
+    const a = polls[i] as PlayerLine;
+    const b = polls[i + 1] as PlayerLine;
+    const ta = num(playbackOf(a).currentTimeSec);
+    const tb = num(playbackOf(b).currentTimeSec);
+    const dt = b.t - a.t;
+    if (ta === null || tb === null || !(dt > 0)) continue;
+    // Only the part of the interval inside the window counts.
+    const span = window === null ? dt : Math.min(b.t, window.toS) - Math.max(a.t, window.fromS);
+    if (tb < ta - REWIND_S) rewound += ta - tb;
+    const still = Math.abs(tb - ta) < STILL_S || tb < ta;
+    run =
+      started && still && !stalledAt(polls, i) && !stalledAt(polls, i + 1) && playbackOf(b).ended !== true ? run + Math.max(0, span) : 0;
+    if (ta > 0 || tb > 0) started = true;
+    frozen = Math.max(frozen ?? 0, run);
+  }
+  return { frozenS: frozen, rewoundS: rewound };
+}
+
 /** Rescues (the last poll's list, all so far) that happened inside the window. */
 function rescuesIn(last: PlayerLine | undefined, window: Window | null): number {
   const list = last?.['rescues'];
@@ -244,6 +293,10 @@ export function summarizePlayer(lines: readonly PlayerLine[], window: Window | n
   const endIdx = window === null ? ready.length - 1 : lastAtOrBefore(ready, window.toS);
   const stalledAtEnd = endIdx >= 0 && (window === null || (ready[endIdx] as PlayerLine).t >= window.fromS) && stalledAt(ready, endIdx);
   const played = delta((p) => num(p.currentTimeSec));
+  const { frozenS, rewoundS } = frozenAndRewound(ready, window);
+  const decodeErrors = lines.filter(
+    (l) => l.kind === 'console' && inWindow(l.t) && typeof l['text'] === 'string' && (l['text'] as string).includes('MEDIA_ERR_DECODE'),
+  ).length;
   // errorCount where the player reports it; older logs: the length of the (capped) error list.
   const errorsInWindow = delta((p) => num(p.errorCount) ?? (Array.isArray(p.errors) ? p.errors.length : null));
   const errorsAtEnd = endIdx >= 0 ? playbackOf(ready[endIdx]).errors : undefined;
@@ -324,6 +377,9 @@ export function summarizePlayer(lines: readonly PlayerLine[], window: Window | n
     stallInProgressAtStart,
     stalledAtEnd,
     playedS: window === null ? (last ? num(pb(last).currentTimeSec) : null) : played,
+    frozenS,
+    rewoundS,
+    decodeErrors,
     errorsInWindow,
     lastError,
     rescues: rescuesIn(last, window),

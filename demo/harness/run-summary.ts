@@ -293,12 +293,15 @@ export function lossesOf(samples: ReadonlyArray<Record<string, unknown>>): numbe
 
 /** Below this % of its fair share a player's run is listed as a problem. */
 export const LOW_SHARE_PERCENT = 30;
+/** Playback standing still this long with no stall reported is listed as a problem, seconds. */
+export const FROZEN_PROBLEM_S = 5;
 
 /**
  * What went wrong for one player inside the window, as problem lines: no
  * video segment downloaded, under LOW_SHARE_PERCENT of its fair share,
- * dash.js errors, a stall still going at the window's end — each with the
- * player's last error, so a wedged player cannot hide behind a bitrate.
+ * dash.js errors, a stall still going at the window's end, a decode error,
+ * playback that went back or stood still with no stall reported — each with
+ * the player's last error, so a wedged player cannot hide behind a bitrate.
  */
 export function playerProblems(p: PlayerSummary, flow: FlowResult | null): string[] {
   if (!p.ready || flow === null) return [];
@@ -309,6 +312,10 @@ export function playerProblems(p: PlayerSummary, flow: FlowResult | null): strin
     out.push(`player ${p.label}: got ${flow.percentOfFairShare.toFixed(1)}% of its fair share (under ${LOW_SHARE_PERCENT}%)${why}`);
   if (p.errorsInWindow !== null && p.errorsInWindow > 0)
     out.push(`player ${p.label}: ${p.errorsInWindow} dash.js error(s) in the window; last: ${p.lastError ?? '?'}`);
+  if (p.decodeErrors > 0) out.push(`player ${p.label}: ${p.decodeErrors} MEDIA_ERR_DECODE in the window: dash.js reset the MediaSource`);
+  if (p.rewoundS > 0) out.push(`player ${p.label}: playback went back ${p.rewoundS.toFixed(1)} s in the window`);
+  if (p.frozenS !== null && p.frozenS >= FROZEN_PROBLEM_S)
+    out.push(`player ${p.label}: playback stood still for ${p.frozenS.toFixed(0)} s with no stall reported (wedged)${why}`);
   if (p.stalledAtEnd)
     out.push(
       `player ${p.label}: stalled at the end of the window (${(p.rebufferS ?? 0).toFixed(0)} s of stalls in it${p.stallInProgressAtStart ? ', one already in progress when it opened' : ''})`,

@@ -162,6 +162,9 @@ export class SegmentRescue {
     loaded: number,
   ): boolean {
     const mediaType = req.mediaType ?? 'video';
+    // A segment without an index cannot be asked for again (dash.js moves its
+    // next request to an index): left to dash.js's own retry.
+    if (!Number.isFinite(req.index)) return false;
     if (this.pending.has(mediaType)) return false;
     const bandwidth = req.representation?.bandwidth ?? null;
     const id = req.representation?.id ?? null;
@@ -174,7 +177,7 @@ export class SegmentRescue {
       reason: kind === 'timeout' ? `timed out after ${loaded} bytes` : `cut after ${loaded} bytes`,
       url: req.url ?? '',
       range: req.range ?? null,
-      index: Number.isFinite(req.index) ? (req.index as number) : NaN,
+      index: req.index as number,
       segmentSec: Number.isFinite(req.duration) ? (req.duration as number) : null,
       fromRepresentationId: id,
       fromBandwidth: bandwidth,

@@ -21,7 +21,13 @@ export const FRAGMENT_LOADING_STARTED = 'fragmentLoadingStarted';
 /** BufferController's announcement that a segment's append ended (`e.mediaType`). */
 export const BYTES_APPENDED_END_FRAGMENT = 'bytesAppendedEndFragment';
 
-type CoreEvent = typeof FRAGMENT_LOADING_STARTED | typeof BYTES_APPENDED_END_FRAGMENT;
+/** FragmentModel's announcement that a request was aborted (`e.request`); public in MediaPlayer.events too. */
+export const FRAGMENT_LOADING_ABANDONED = 'fragmentLoadingAbandoned';
+/** A Stream stopped (a period ended, or dash.js resets the MediaSource after a decode error) after aborting its requests (`e.streamInfo.id`). */
+export const STREAM_DEACTIVATED = 'streamDeactivated';
+
+type CoreEvent =
+  typeof FRAGMENT_LOADING_STARTED | typeof BYTES_APPENDED_END_FRAGMENT | typeof FRAGMENT_LOADING_ABANDONED | typeof STREAM_DEACTIVATED;
 
 /** Subscribes `handler` to one of the core events above; returns the unsubscribe. */
 export function onCoreEvent<E>(dash: MediaPlayerClass, event: CoreEvent, handler: (e: E) => void): () => void {

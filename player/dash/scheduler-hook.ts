@@ -19,7 +19,17 @@
  *    itself (a seek, a quality switch being prepared, a quota error) and has
  *    not restarted it;
  *  - marks a representation initialised as soon as its init segment request
- *    is issued (else each tick would request the init segment again);
+ *    is issued (else each tick would request the init segment again), and
+ *    keeps that mark: dash.js sets it again when an init segment is
+ *    appended, and inside a train appends run behind requests, so an older
+ *    init's append (A's, after B's init was requested) would move it back
+ *    to A — the next tick then asks for B's init again, or, after a switch
+ *    back to A, for A's segments with no A init before them: they are
+ *    appended after B's init and the browser fails to decode them
+ *    (measured on the testbed: MEDIA_ERR_DECODE, then a MediaSource reset
+ *    the player never recovered from). An append-time mark that is not the
+ *    last init requested is ignored (and counted); an init request dash.js
+ *    abandons clears the mark, so the next tick asks for it again;
  *  - while a train runs (`trainBufferTargetSec(type)` is not null), lifts the
  *    buffer target dash.js's schedule loop fills to, and skips the load delay
  *    an ABR rule (BOLA) may ask for, so the minimum train is requested even
@@ -52,14 +62,14 @@
 import type { MediaPlayerClass } from 'dashjs';
 import { INIT_SEGMENT_TYPE, type DashFragmentRequestLike } from '../dataplane/dash-request';
 import { installQualitySwitchHook, type QualitySwitchHooks } from './quality-switch-hook';
-import { FRAGMENT_LOADING_STARTED, onCoreEvent } from './core-events';
+import { FRAGMENT_LOADING_ABANDONED, FRAGMENT_LOADING_STARTED, onCoreEvent } from './core-events';
 
 interface ScheduleControllerInstance {
   startScheduleTimer(value?: number): void;
   clearScheduleTimer(): void;
   reset(): void;
   getStreamId(): string;
-  setLastInitializedRepresentationId(id: string): void;
+  setLastInitializedRepresentationId(id: string | null): void;
   getBufferTarget(): number;
   getTimeToLoadDelay(): number;
   getType(): string;
@@ -84,6 +94,12 @@ export interface SchedulerHooks {
   trainBufferTargetSec(type: string): number | null;
   /** Bitrate switches inside a train without draining the window (quality-switch-hook.ts); omitted: dash.js's own switch. */
   readonly qualitySwitch?: QualitySwitchHooks;
+  /**
+   * Told when an init segment's append would have moved dash.js's
+   * initialised mark of `type` from `requested` (the last init requested) back
+   * to `appended`, and the hook kept it. Optional.
+   */
+  onInitMarkKept?(type: string, appended: string, requested: string): void;
 }
 
 export interface SchedulerHandle {
@@ -107,6 +123,10 @@ interface Controller {
   readonly originalStart: (v?: number) => void;
   /** dash.js stopped this loop itself (clearScheduleTimer: a seek, a quality switch being prepared, a quota error) and has not restarted it. */
   stoppedByDash: boolean;
+  /** dash.js's own setter of the representation it counts as initialised. */
+  readonly originalSetInitialized: (id: string | null) => void;
+  /** The last init segment request dash.js issued for this loop (its representation is the mark), null after an abandon. */
+  initRequest: { readonly id: string; readonly request: object } | null;
 }
 
 export function installSchedulerHook(dash: MediaPlayerClass, hooks: SchedulerHooks): SchedulerHandle {
@@ -213,7 +233,8 @@ export function installSchedulerHook(dash: MediaPlayerClass, hooks: SchedulerHoo
       const originalClear = instance.clearScheduleTimer.bind(instance);
       const originalReset = instance.reset.bind(instance);
       const originalDelay = instance.getTimeToLoadDelay.bind(instance);
-      const me: Controller = { instance, originalStart, stoppedByDash: false };
+      const originalSetInitialized = instance.setLastInitializedRepresentationId.bind(instance);
+      const me: Controller = { instance, originalStart, stoppedByDash: false, originalSetInitialized, initRequest: null };
       controllers.set(type, [...live(type), me]);
       wrapTargetSources(config);
       return {
@@ -242,21 +263,47 @@ export function installSchedulerHook(dash: MediaPlayerClass, hooks: SchedulerHoo
           // An ABR rule's "wait before the next load" is a pause inside the train.
           return lift(type) !== null ? 0 : originalDelay();
         },
+        setLastInitializedRepresentationId(id: string | null): void {
+          // dash.js calls this when an init segment is appended; the mark
+          // follows the last init requested (FRAGMENT_LOADING_STARTED below).
+          const requested = me.initRequest?.id;
+          if (id !== null && id !== undefined && requested !== undefined && id !== requested) {
+            hooks.onInitMarkKept?.(type, id, requested);
+            return;
+          }
+          originalSetInitialized(id);
+        },
       };
     },
     true,
   );
   if (hooks.qualitySwitch) installQualitySwitchHook(dash, hooks.qualitySwitch);
-  const unsubscribe = onCoreEvent<{ request?: DashFragmentRequestLike & { representation?: { id?: string } } }>(
-    dash,
-    FRAGMENT_LOADING_STARTED,
-    (e) => {
-      const req = e.request;
-      if (!req || req.type !== INIT_SEGMENT_TYPE || !req.mediaType || !req.representation?.id) return;
-      const streamId = (req.representation as { mediaInfo?: { streamInfo?: { id?: string } } }).mediaInfo?.streamInfo?.id;
-      controllerFor(req.mediaType, streamId)?.instance.setLastInitializedRepresentationId(req.representation.id);
-    },
-  );
+  type InitEvent = { request?: DashFragmentRequestLike & { representation?: { id?: string } } };
+  /** The live controller whose loop issued `req` (an init segment request), if any. */
+  function initOwner(req: InitEvent['request']): { c: Controller; id: string; req: object } | null {
+    if (!req || req.type !== INIT_SEGMENT_TYPE || !req.mediaType || !req.representation?.id) return null;
+    const streamId = (req.representation as { mediaInfo?: { streamInfo?: { id?: string } } }).mediaInfo?.streamInfo?.id;
+    const c = controllerFor(req.mediaType, streamId);
+    return c ? { c, id: req.representation.id, req } : null;
+  }
+  const unsubscribeStarted = onCoreEvent<InitEvent>(dash, FRAGMENT_LOADING_STARTED, (e) => {
+    const owner = initOwner(e.request);
+    if (!owner) return;
+    owner.c.initRequest = { id: owner.id, request: owner.req };
+    owner.c.originalSetInitialized(owner.id);
+  });
+  const onAbandoned = (e: InitEvent): void => {
+    const owner = initOwner(e.request);
+    // Only the latest init request: an older one abandoned says nothing of the mark.
+    if (!owner || owner.c.initRequest?.request !== owner.req) return;
+    owner.c.initRequest = null;
+    owner.c.originalSetInitialized(null);
+  };
+  const unsubscribeAbandoned = onCoreEvent<InitEvent>(dash, FRAGMENT_LOADING_ABANDONED, onAbandoned);
+  const unsubscribe = (): void => {
+    unsubscribeStarted();
+    unsubscribeAbandoned();
+  };
   return {
     retick(type: string): void {
       const c = controllerFor(type);

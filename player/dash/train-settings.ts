@@ -7,16 +7,26 @@
  * dashjs-integration.md). A bitrate switch keeps the window full instead
  * (quality-switch-hook.ts) or waits for the in-order completions.
  *
- * Sprint mode turns both off, also over a page's own `dashSettings`, and
+ * dash.js's init segment cache (`streaming.cacheInitSegments`) appends a
+ * cached init segment the moment a switch back asks for it, ahead of the
+ * train's segments still in flight, which are then appended after the wrong
+ * init segment; Sprint mode turns it off too, so every init segment is
+ * requested and appended in request order.
+ *
+ * Sprint mode turns all three off, also over a page's own `dashSettings`, and
  * where it overrides the page it says so: each such change is returned in
  * words, for `stats().warnings` and the console. Turning dash.js's defaults
- * off is documented (README, "Using the player"). The other modes leave both
+ * off is documented (README, "Using the player"). The other modes leave them
  * as the page and dash.js set them.
  */
 import type { MediaPlayerClass } from 'dashjs';
 
 interface TrainSettingsView {
-  streaming?: { buffer?: { fastSwitchEnabled?: boolean | null }; abr?: { rules?: { abandonRequestsRule?: { active?: boolean } } } };
+  streaming?: {
+    buffer?: { fastSwitchEnabled?: boolean | null };
+    abr?: { rules?: { abandonRequestsRule?: { active?: boolean } } };
+    cacheInitSegments?: boolean;
+  };
 }
 
 /**
@@ -37,8 +47,16 @@ export function applyTrainSettings(dash: MediaPlayerClass, pageSettings: unknown
     changed.push(
       `sprint turned dash.js's abandonRequestsRule off (the page set it active): abandoning a request aborts the train's segments in flight`,
     );
+  if (page.streaming?.cacheInitSegments === true)
+    changed.push(
+      `sprint turned dash.js's streaming.cacheInitSegments off (the page set it on): a cached init segment is appended ahead of the train's segments in flight`,
+    );
   dash.updateSettings({
-    streaming: { buffer: { fastSwitchEnabled: false }, abr: { rules: { abandonRequestsRule: { active: false } } } },
+    streaming: {
+      buffer: { fastSwitchEnabled: false },
+      abr: { rules: { abandonRequestsRule: { active: false } } },
+      cacheInitSegments: false,
+    },
   } as never);
   return changed;
 }

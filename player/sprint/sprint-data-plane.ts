@@ -80,7 +80,13 @@ import { announceFallback } from '../dataplane/fallback';
 import { nowMs } from '../dataplane/clock';
 import { bufferLength } from '../dash/buffer-level';
 import { installLoaderHook } from '../dash/loader-hook';
-import { BYTES_APPENDED_END_FRAGMENT, FRAGMENT_LOADING_STARTED, onCoreEvent, onQuotaExceeded } from '../dash/core-events';
+import {
+  BYTES_APPENDED_END_FRAGMENT,
+  FRAGMENT_LOADING_STARTED,
+  STREAM_DEACTIVATED,
+  onCoreEvent,
+  onQuotaExceeded,
+} from '../dash/core-events';
 import { applyTrainSettings } from '../dash/train-settings';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler } from '../dash/loader-types';
 import { installSchedulerHook, type SchedulerHandle } from '../dash/scheduler-hook';
@@ -123,6 +129,12 @@ const APPEND_WATCHDOG_MS = 3000;
  */
 const TRAIN_STALL_MS = 1500;
 
+/** The id of the dash.js stream (period) whose request `entry` carries, if dash.js says. */
+function entryStreamId(entry: Entry): string | undefined {
+  const rep = entry.req.customData.request?.representation as { mediaInfo?: { streamInfo?: { id?: string } } } | undefined;
+  return rep?.mediaInfo?.streamInfo?.id;
+}
+
 export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   readonly mode = 'sprint' as const;
   private ctx: DataPlaneContext | null = null;
@@ -156,6 +168,28 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (!t?.train || t.train.endMs !== null) return;
     this.finishTrain(t, nowMs());
     this.trainBreak = true;
+  };
+  /**
+   * dash.js stopped a stream: a period ended, or it resets the MediaSource
+   * after a decode error and starts the stream again. It aborted the
+   * stream's requests first; any of them still here (dash.js no longer
+   * waits for it) is cancelled without a word back, the running train ends
+   * as at a seek, and nothing waits for an append that will not come. (On
+   * the testbed a request dash.js had dropped went on loading after such a
+   * reset; its time limit then failed it and aborted the new stream's init
+   * segments queued behind it.)
+   */
+  private readonly onStreamDeactivated = (e: { streamInfo?: { id?: string } }): void => {
+    const streamId = e.streamInfo?.id;
+    for (const t of this.types.values()) {
+      const gone = t.queue.filter((x) => x.state !== 'aborted' && (streamId === undefined || entryStreamId(x) === streamId));
+      if (gone.length === 0) continue;
+      for (const entry of gone) this.dropEntry(entry);
+      t.queue = t.queue.filter((x) => !gone.includes(x));
+      t.awaitingAppendSince = null;
+      this.ctx?.stats.count('sprint.droppedAtStreamStop', gone.length);
+    }
+    this.onSeeking();
   };
   /** The browser refused a video append for lack of buffer space: trains stop going past dash.js's target. */
   private readonly onQuotaExceeded = (mediaType: string | undefined): void => {
@@ -215,10 +249,12 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
           if (!kept) ctx.log.info(`sprint: bitrate switch drains the window (${why}): dash.js prepares it`);
         },
       },
+      onInitMarkKept: () => ctx.stats.count('sprint.initMarkKept'),
     });
     this.unsubscribeCore.push(
       onCoreEvent(ctx.dash, BYTES_APPENDED_END_FRAGMENT, this.onAppended),
       onCoreEvent(ctx.dash, FRAGMENT_LOADING_STARTED, this.onLoadingStarted),
+      onCoreEvent(ctx.dash, STREAM_DEACTIVATED, this.onStreamDeactivated),
     );
     this.dashLoads.install(ctx);
     ctx.dash.on(ctx.dashjs.MediaPlayer.events.PLAYBACK_SEEKING, this.onSeeking);
@@ -970,6 +1006,20 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
    */
   private abortEntry(entry: Entry, behindFailure = false): void {
     if (entry.state === 'aborted' || !this.types.get(entry.type)?.queue.includes(entry)) return;
+    this.dropEntry(entry);
+    this.ctx?.stats.count(behindFailure ? 'sprint.abortedBehindFailure' : 'sprint.abortedByDash');
+    const onabort = entry.req.customData.onabort;
+    if (behindFailure) onabort?.();
+    // dash.js aborts its requests in a forEach over its own list (HTTPLoader
+    // abort), and the abort callback removes the request from that list:
+    // called at once it makes the loop skip the next request, which then
+    // loads on unseen. Afterwards, dash.js's loop is over.
+    else if (onabort) queueMicrotask(onabort);
+    if (!behindFailure) this.release(entry.type);
+  }
+
+  /** Cancels a queued request and closes its records; no callback goes back to dash.js. */
+  private dropEntry(entry: Entry): void {
     const wasLoading = entry.state === 'loading';
     entry.state = 'aborted';
     entry.ticket?.cancel();
@@ -979,14 +1029,11 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       entry.record.endMs ??= nowMs();
       this.ctx?.stats.endTransfer(entry.record);
     }
-    this.ctx?.stats.count(behindFailure ? 'sprint.abortedBehindFailure' : 'sprint.abortedByDash');
     if (this.ctx) recordEntrySegment(entry, this.ctx.stats, 'aborted');
     const t = this.state(entry.type);
     if (wasLoading) this.policyCompleted(t, entry, 0, nowMs());
     this.closeTrainIfDone(t, nowMs());
     this.noteIfIdle();
-    entry.req.customData.onabort?.();
-    if (!behindFailure) this.release(entry.type);
   }
 
   /**

@@ -23,6 +23,10 @@ export const COUNTERS = {
   'sprint.failedBackToDash': "failed requests handed to dash.js's retry",
   'sprint.abortedByDash': 'requests dash.js aborted',
   'sprint.abortedBehindFailure': 'requests aborted because a request ahead of them failed (dash.js asks for them again, in order)',
+  'sprint.droppedAtStreamStop':
+    'requests still queued when dash.js stopped their stream (a period end, a MediaSource reset after a decode error): cancelled silently',
+  'sprint.initMarkKept':
+    "init segment appends that would have moved dash.js's initialised representation back to an older one than the last init requested (ignored)",
   'sprint.appendWatchdog': 'completions released because dash.js did not report the previous append in time',
   'sprint.quotaExceeded': "the browser's media buffer was full: trains stopped going past dash.js's target",
   'sprint.pathInfoErrors': 'TCP_INFO reads that failed',

@@ -3,7 +3,9 @@
 // that began before the window and goes on into it is one stall with its
 // in-window seconds, dash.js errors in the window are counted with the last
 // one, and a player that downloaded no video segment or got under 30 % of its
-// fair share is listed as a problem — in the summary and the one-line result.
+// fair share is listed as a problem — in the summary and the one-line result —
+// and so is a player that stood still with no stall reported, went back, or
+// logged a decode error (dash.js's MediaSource reset: the wedge on the testbed).
 // Synthetic player logs (poll lines as player-session.ts writes them).
 
 import { resultLine } from '../../../demo/harness/ab';
@@ -134,6 +136,54 @@ describe('a stall that began before the window', () => {
   });
 });
 
+describe('a player wedged without a stall', () => {
+  /**
+   * Plays from T0+2, then at T0+40 logs a MEDIA_ERR_DECODE and goes back to
+   * 0 (dash.js reopened the MediaSource), where it stays with no stall reported.
+   */
+  function resetPlayer(): PlayerLine[] {
+    const lines = wedgedPlayer({ stallFromS: 200, stallToS: null, withStallStart: true });
+    for (const l of lines) {
+      if (l.kind !== 'poll') continue;
+      const pb = l['playback'] as Record<string, unknown>;
+      if (l.t - T0 >= 40) pb['currentTimeSec'] = 0;
+    }
+    lines.push({
+      kind: 'console',
+      t: T0 + 40,
+      level: 'error',
+      text: '[StreamController] A MEDIA_ERR_DECODE occured: Resetting the MediaSource',
+    });
+    return lines;
+  }
+
+  it('counts the time playback stood still, the seconds it went back and the decode error', () => {
+    const p = summarizePlayer(resetPlayer(), WINDOW, { port: 8001, label: 'sprint' });
+    // polls at +39.5 (played 38) and +40.5 (0); still from +40.5 to +99.5
+    expect(p.rewoundS).toBe(38);
+    expect(p.frozenS).toBeCloseTo(60, 5);
+    expect(p.decodeErrors).toBe(1);
+    expect(p.rebufferCount).toBe(0);
+    expect(p.playedS).toBe(-19);
+  });
+
+  it('a player that played through has none of them', () => {
+    const p = summarizePlayer(wedgedPlayer({ stallFromS: 200, stallToS: null, withStallStart: true }), WINDOW, {
+      port: 8001,
+      label: 'sprint',
+    });
+    expect(p).toMatchObject({ frozenS: 0, rewoundS: 0, decodeErrors: 0 });
+  });
+
+  it('a stall is not standing still', () => {
+    const p = summarizePlayer(wedgedPlayer({ stallFromS: 10, stallToS: null, withStallStart: true }), WINDOW, {
+      port: 8001,
+      label: 'sprint',
+    });
+    expect(p.frozenS).toBe(0);
+  });
+});
+
 describe('rescues', () => {
   it('counts the rescues the player recorded inside the window', () => {
     const lines = wedgedPlayer({ stallFromS: 200, stallToS: null, withStallStart: true });
@@ -178,6 +228,21 @@ describe('problems and the one-line result', () => {
     expect(line).toContain('1 error(s)');
     expect(line).toContain('0 video segments');
     expect(line).toContain('PROBLEMS: player stock: downloaded no video segment');
+  });
+
+  it('lists a player that went back and stood still after a decode error, with no stall reported', () => {
+    const data = runData(spec, 1.2);
+    const id = Object.keys(data.players)[0]!;
+    const lines = wedgedPlayer({ stallFromS: 200, stallToS: null, withStallStart: true });
+    for (const l of lines) if (l.kind === 'poll' && l.t - T0 >= 40) (l['playback'] as Record<string, unknown>)['currentTimeSec'] = 0;
+    lines.push({ kind: 'console', t: T0 + 40, level: 'error', text: 'A MEDIA_ERR_DECODE occured: Resetting the MediaSource' });
+    const problems = summarizeRun({ ...data, players: { [id]: lines } }).playerProblems ?? [];
+    expect(problems).toEqual([
+      'player stock: downloaded no video segment in the window',
+      'player stock: 1 MEDIA_ERR_DECODE in the window: dash.js reset the MediaSource',
+      'player stock: playback went back 38.0 s in the window',
+      'player stock: playback stood still for 60 s with no stall reported (wedged)',
+    ]);
   });
 
   it('lists nothing for a player that played through the window', () => {

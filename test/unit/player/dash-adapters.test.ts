@@ -21,21 +21,34 @@ function fakeDash() {
 }
 
 describe('applyTrainSettings', () => {
-  it('turns fast switching and request abandonment off', () => {
+  it('turns fast switching, request abandonment and the init segment cache off', () => {
     const f = fakeDash();
     expect(applyTrainSettings(f.dash, undefined)).toEqual([]);
     expect(f.updates).toEqual([
-      { streaming: { buffer: { fastSwitchEnabled: false }, abr: { rules: { abandonRequestsRule: { active: false } } } } },
+      {
+        streaming: {
+          buffer: { fastSwitchEnabled: false },
+          abr: { rules: { abandonRequestsRule: { active: false } } },
+          cacheInitSegments: false,
+        },
+      },
     ]);
   });
 
   it("says so where that overrides the page's own dashSettings, and only there", () => {
     const f = fakeDash();
-    const page = { streaming: { buffer: { fastSwitchEnabled: true }, abr: { rules: { abandonRequestsRule: { active: true } } } } };
+    const page = {
+      streaming: {
+        buffer: { fastSwitchEnabled: true },
+        abr: { rules: { abandonRequestsRule: { active: true } } },
+        cacheInitSegments: true,
+      },
+    };
     const warnings = applyTrainSettings(f.dash, page);
-    expect(warnings).toHaveLength(2);
+    expect(warnings).toHaveLength(3);
     expect(warnings[0]).toMatch(/fastSwitchEnabled off \(the page set true\)/);
     expect(warnings[1]).toMatch(/abandonRequestsRule off \(the page set it active\)/);
+    expect(warnings[2]).toMatch(/cacheInitSegments off \(the page set it on\)/);
     expect(
       applyTrainSettings(f.dash, {
         streaming: { buffer: { fastSwitchEnabled: false }, abr: { rules: { abandonRequestsRule: { active: false } } } },

@@ -4,7 +4,10 @@
  * them turns this red before any e2e run: the pinned version, the XHRLoader
  * factory name and its load(request, response) contract with the customData
  * callbacks, the response-interceptor step that runs after request timing is
- * set and before the HTTP metric, and the trace-based throughput sample.
+ * set and before the HTTP metric, and the trace-based throughput sample;
+ * likewise what the scheduler hook, the quality-switch hook and the Sprint
+ * data plane rely on (the schedule loop, the init mark set at append time,
+ * HTTPLoader's abort loop, the MediaSource reset after a decode error).
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
@@ -234,5 +237,41 @@ describe('dash.js internals reached through the adapters in player/dash/ (core-e
     const defaults = section('fastSwitchEnabled: null,', 30);
     expect(defaults).toContain('fastSwitchEnabled: null');
     expect(section('abandonRequestsRule: {\n            active: true,', 60)).toContain('active: true');
+    // the init segment cache: off by default, and when on a cached init is appended at once, without a request
+    expect(section('  function _onInitFragmentLoaded(e) {\n    if (settings.get().streaming.cacheInitSegments) {', 600)).toMatch(
+      /initCache\.save\(e\.chunk\);[\s\S]*_appendToBuffer\(e\.chunk\);/,
+    );
+    expect(section('cacheInitSegments: false,\n', 40)).toContain('cacheInitSegments: false');
+    expect(section('if (!bufferController.appendInitSegmentFromCache(e.representationId)) {', 600)).toContain('Init segment not in cache');
+  });
+});
+
+describe('dash.js internals behind the init mark, aborts and MediaSource resets (scheduler-hook.ts, sprint-data-plane.ts)', () => {
+  it("StreamProcessor sets the ScheduleController's initialised representation when an init segment is appended", () => {
+    const appended = section('function _onBytesAppended(e) {', 900);
+    expect(appended).toMatch(
+      /if \(e\.segmentType === [^)]*INIT_SEGMENT_TYPE\) \{\s*const lastInitializedRepresentationId = e\.representationId;\s*scheduleController\.setLastInitializedRepresentationId\(lastInitializedRepresentationId\);/,
+    );
+    // the instance method the hook overrides is the one StreamProcessor calls
+    const sc = section('function ScheduleController(config) {', 40000);
+    expect(sc).toMatch(/function setLastInitializedRepresentationId\(value\) \{\s*lastInitializedRepresentationId = value;/);
+  });
+
+  it("HTTPLoader.abort walks its request list with forEach and each request's end takes it out of that list", () => {
+    const abort = section('  function abort() {\n    retryRequests.forEach(', 1500);
+    expect(abort).toMatch(/httpRequests\.forEach\(req => \{[\s\S]*reqData\.abort\(\);[\s\S]*\}\);\s*httpRequests = \[\];/);
+    expect(section('const _onRequestEnd = function (aborted = false) {', 400)).toMatch(
+      /httpRequests\.splice\(httpRequests\.indexOf\(commonMediaRequest\), 1\);/,
+    );
+  });
+
+  it('a decode error deactivates the stream (its requests aborted first, then streamDeactivated) and reopens the MediaSource', () => {
+    const decode = section('function _handleMediaErrorDecode() {', 600);
+    expect(decode).toMatch(/activeStream\.deactivate\(false\);[\s\S]*_openMediaSource\(/);
+    const deactivate = section('function deactivate(keepBuffers) {', 1200);
+    expect(deactivate.indexOf('fragmentModel.abortRequests();')).toBeGreaterThan(-1);
+    expect(deactivate.indexOf('STREAM_DEACTIVATED')).toBeGreaterThan(deactivate.indexOf('fragmentModel.abortRequests();'));
+    expect(bundle).toContain("this.STREAM_DEACTIVATED = 'streamDeactivated'");
+    expect(bundle).toContain("this.FRAGMENT_LOADING_ABANDONED = 'fragmentLoadingAbandoned'");
   });
 });

@@ -51,7 +51,7 @@ export function fakeDash(bufferSec: number) {
 
 /** dash.js's ScheduleController as the scheduler hook sees it, with the player's model and ABR controller. */
 export function fakeScheduleController(factories: ReadonlyMap<string, ExtensionFactory>) {
-  const calls = { start: 0, clear: 0, lastInitialized: [] as string[] };
+  const calls = { start: 0, clear: 0, lastInitialized: [] as Array<string | null> };
   const model = { getBufferTimeDefaultUnadjusted: (): number => 12 };
   const abr = { isPlayingAtTopQuality: (_rep?: { mediaInfo?: { type?: string } }): boolean => true };
   const parent = {
@@ -59,7 +59,7 @@ export function fakeScheduleController(factories: ReadonlyMap<string, ExtensionF
     clearScheduleTimer: () => void calls.clear++,
     reset: () => undefined,
     getStreamId: () => 'stream-1',
-    setLastInitializedRepresentationId: (id: string) => void calls.lastInitialized.push(id),
+    setLastInitializedRepresentationId: (id: string | null) => void calls.lastInitialized.push(id),
     // dash.js's schedule loop target: the model's default when not at the top quality
     getBufferTarget: () => (abr.isPlayingAtTopQuality({ mediaInfo: { type: 'video' } }) ? 30 : model.getBufferTimeDefaultUnadjusted()),
     getTimeToLoadDelay: () => 1000,

@@ -157,7 +157,7 @@ describe('SegmentRescue', () => {
     expect(stats.rescues.length).toBe(0);
   });
 
-  it('leaves a failure at the lowest rung, audio, init segments, and a second failure while one is pending to dash.js', () => {
+  it('leaves a failure at the lowest rung, audio, init segments, a segment with no index, and a second failure while one is pending to dash.js', () => {
     const fail = (r: SegmentRescue, load = fakeLoad()) => {
       r.watch(load.request, load.response);
       load.request.customData.ontimeout?.({});
@@ -167,6 +167,10 @@ describe('SegmentRescue', () => {
     expect(fail(rescuer(false).rescue).abort).toBe(0);
     expect(fail(rescuer().rescue, fakeLoad(REPS[4], 'audio')).abort).toBe(0);
     expect(fail(rescuer().rescue, fakeLoad(REPS[4], 'video', 'InitializationSegment')).abort).toBe(0);
+    // dash.js moves its next request to a failed segment's index: with none (NaN), nothing could ask for it again
+    const noIndex = fakeLoad();
+    noIndex.request.customData.request!.index = NaN;
+    expect(fail(rescuer().rescue, noIndex)).toMatchObject({ abort: 0, loadend: 1 });
     const { rescue } = rescuer();
     expect(fail(rescue).abort).toBe(1);
     expect(fail(rescue).loadend).toBe(1);

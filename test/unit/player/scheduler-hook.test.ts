@@ -4,8 +4,9 @@
 // the loop runs only when the data plane allows it (checked again every
 // POLL_MS), a running train lifts the target and zeroes the ABR's load
 // delay while dash.js's own target stays readable, a loop dash.js stopped is
-// left alone until dash.js restarts it, and init requests name the
-// representation. Fake timers: nothing here depends on the machine's speed.
+// left alone until dash.js restarts it, init requests name the
+// representation, and the mark follows the last init requested: an older
+// init's late append does not move it back, an abandoned init clears it. Fake timers: nothing here depends on the machine's speed.
 
 import { installSchedulerHook, POLL_MS } from '../../../player/dash/scheduler-hook';
 import { fakeEventBus, fakeScheduleController as controller, type ExtensionFactory } from './fake-dash';
@@ -92,5 +93,39 @@ describe('installSchedulerHook', () => {
     handle.dispose();
     emit('fragmentLoadingStarted', { request: init });
     expect(c.calls.lastInitialized).toEqual(['rep-3']);
+  });
+
+  it("keeps dash.js's initialised mark at the last init requested: an older init's late append does not move it back", () => {
+    const { dash, factories, emit } = fakeDash();
+    const kept: string[] = [];
+    const handle = installSchedulerHook(dash, {
+      mayIssue: () => true,
+      trainBufferTargetSec: () => null,
+      onInitMarkKept: (type, appended, requested) => void kept.push(`${type} ${appended} over ${requested}`),
+    });
+    const c = controller(factories);
+    const initOf = (id: string) => ({
+      type: 'InitializationSegment',
+      mediaType: 'video',
+      representation: { id, mediaInfo: { streamInfo: { id: 'stream-1' } } },
+    });
+    const a = initOf('rep-0');
+    const b = initOf('rep-1');
+    emit('fragmentLoadingStarted', { request: a });
+    emit('fragmentLoadingStarted', { request: b });
+    // dash.js's _onBytesAppended, at A's append (behind B's request), then at B's
+    c.instance.setLastInitializedRepresentationId('rep-0');
+    c.instance.setLastInitializedRepresentationId('rep-1');
+    expect(c.calls.lastInitialized).toEqual(['rep-0', 'rep-1', 'rep-1']);
+    expect(kept).toEqual(['video rep-0 over rep-1']);
+    // an older init abandoned says nothing; the latest one abandoned clears the mark (dash.js asks again)
+    emit('fragmentLoadingAbandoned', { request: a });
+    expect(c.calls.lastInitialized).toEqual(['rep-0', 'rep-1', 'rep-1']);
+    emit('fragmentLoadingAbandoned', { request: b });
+    expect(c.calls.lastInitialized).toEqual(['rep-0', 'rep-1', 'rep-1', null]);
+    // with no init request on record, an append's mark goes through as dash.js sets it
+    c.instance.setLastInitializedRepresentationId('rep-0');
+    expect(c.calls.lastInitialized).toEqual(['rep-0', 'rep-1', 'rep-1', null, 'rep-0']);
+    handle.dispose();
   });
 });

@@ -156,6 +156,7 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
       declined: LoaderRequest[];
       load: (s: Segment) => void;
       factories: ReturnType<typeof fakeDash>['factories'];
+      emit: ReturnType<typeof fakeDash>['emit'];
     }) => Promise<void>,
   ): Promise<void> {
     const origin = await startOrigin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, ...opts.origin });
@@ -170,7 +171,7 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
         emit('fragmentLoadingStarted', { request: seg.request.customData.request });
         l.load(seg.request, seg.response);
       };
-      await body({ base: `${origin.url}/media`, stats, declined, load, factories });
+      await body({ base: `${origin.url}/media`, stats, declined, load, factories, emit });
     } finally {
       plane.destroy();
       await origin.close();
@@ -278,6 +279,70 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
       expect(segments[0]!.response.status).toBe(0);
       expect(stats.counters['sprint.abortedBehindFailure']).toBe(2);
       expect(stats.segments.toArray().map((x) => x.status)).toEqual(['aborted', 'aborted', 'error']);
+    });
+  });
+
+  // dash.js's HTTPLoader.abort walks its list of requests with forEach, and
+  // each request's onabort takes it out of that list. Called at once, the
+  // callback made the loop skip every other request: on the testbed those
+  // loaded on after a MediaSource reset, unseen by dash.js, and their time
+  // limits later aborted the new stream's init segments.
+  it("aborts every request when dash.js's abort loop takes them out of its list as it goes", async () => {
+    await withPlane({ origin: { latencyMs: 3000 } }, async ({ base, stats, load }) => {
+      const heard: string[] = [];
+      const segments = [0, 1, 2].map((i) => segmentRequest(`${base}/video.m4s`, 'video', i));
+      const httpRequests = segments.map((seg) => seg.request);
+      segments.forEach((seg, i) => {
+        seg.request.customData.onabort = () => {
+          heard.push(`abort ${i}`);
+          httpRequests.splice(httpRequests.indexOf(seg.request), 1);
+        };
+        load(seg);
+      });
+      // HTTPLoader.abort(), as dash.js 5.2.1 has it
+      httpRequests.forEach((req) => {
+        req.customData.onloadend = req.customData.onprogress = undefined;
+        (req.customData.abort as (() => void) | undefined)?.();
+      });
+      await new Promise((r) => setTimeout(r, 0));
+      expect(heard).toEqual(['abort 0', 'abort 1', 'abort 2']);
+      expect(stats.counters['sprint.abortedByDash']).toBe(3);
+      expect(stats.segments.toArray().map((x) => x.status)).toEqual(['aborted', 'aborted', 'aborted']);
+    });
+  });
+
+  // dash.js stops a stream (a MediaSource reset after a decode error, a
+  // period's end) after aborting its requests; any it did not reach is
+  // cancelled without a word back, the train ends, and the next request
+  // (the new stream's) is not held behind them.
+  it("drops the requests of a stream dash.js stopped, silently, and serves the next stream's at once", async () => {
+    await withPlane({ origin: { latencyMs: 2000 } }, async ({ base, stats, load, emit }) => {
+      const heard: string[] = [];
+      const inStream = (seg: Segment, id: string): Segment => {
+        (seg.request.customData.request!.representation as { mediaInfo?: unknown }).mediaInfo = { streamInfo: { id } };
+        return seg;
+      };
+      const old = [0, 1].map((i) =>
+        inStream(
+          segmentRequest(`${base}/video.m4s`, 'video', i, () => heard.push(`end ${i}`)),
+          'p0',
+        ),
+      );
+      old.forEach((seg, i) => {
+        seg.request.customData.onabort = () => heard.push(`abort ${i}`);
+        load(seg);
+      });
+      emit('streamDeactivated', { streamInfo: { id: 'p0' } });
+      expect(stats.counters['sprint.droppedAtStreamStop']).toBe(2);
+      expect(stats.segments.toArray().map((x) => x.status)).toEqual(['aborted', 'aborted']);
+      expect(stats.trains.toArray()[0]?.endMs).not.toBeNull();
+      const next = inStream(segmentRequest(`${base}/video.m4s`, 'video', 2), 'p0');
+      load(next);
+      await next.ended;
+      expect(next.response.status).toBe(206);
+      expect(Buffer.from(next.response.data as ArrayBuffer).equals(fx.video.subarray(2 * SEGMENT, 3 * SEGMENT))).toBe(true);
+      expect(heard).toEqual([]);
+      expect(stats.trains.toArray()).toHaveLength(2);
     });
   });
 });
