@@ -876,7 +876,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       entry.prevMs = Math.min(atMs, Math.max(earliest, w.lastByteMs));
       // A new busy period unless another response is arriving now (a meter
       // left by a response that failed or was aborted is stale).
-      if (!w.meter || !this.othersArriving(entry)) w.meter = { fromMs: entry.prevMs, bytes: 0 };
+      if (!w.meter || !this.othersArriving(entry)) w.meter = { fromMs: entry.prevMs, bytes: 0, sampled: false };
     }
     if (w.meter) w.meter.bytes += bytes.length;
     w.lastByteMs = Math.max(w.lastByteMs, atMs);
@@ -918,21 +918,34 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   }
 
   /**
-   * One bandwidth sample per completed response: every byte of the type that
+   * A bandwidth sample at a response's end: every byte of the type that
    * arrived since the last sample, over the time since then (the meter), so
    * responses arriving side by side add up to the link instead of each
-   * reading a share of it. With one response at a time (pipelined on one
-   * connection) this is that response's own throughput. Not once the
-   * kernel's byte counter gives samples (samplePath): read timing bunches
-   * when the socket host's path backs up.
+   * reading a share of it. While other responses are still arriving, a
+   * sample waits until it spans at least two round trips (two seconds at
+   * least, as the kernel counter's samples: src/estimators/kernel-bytes.ts):
+   * the page reads bytes in bunches, and a response ending milliseconds
+   * after the one before it, with a bunch of bytes read in between, read as
+   * hundreds of Mbit/s (measured on fetch over HTTP/2 behind a 1536 KB
+   * queue: peaks of 151–327 Mbit/s on a 3 Mbit/s link, an outstanding window
+   * of 22–27 requests the origin then served side by side, and segments
+   * timing out). When the busy period ends, what is left is a sample of its
+   * own if it is the period's only one (one response at a time: that
+   * response's throughput), and dropped if it is a short tail after one.
+   * Not once the kernel's byte counter gives samples (samplePath): read
+   * timing bunches when the socket host's path backs up.
    */
   private sampleBandwidth(w: TypeState, ended: Entry, endMs: number): void {
     const m = w.meter;
     if (!m) return;
     const sec = (endMs - m.fromMs) / 1000;
+    const others = this.othersArriving(ended);
+    const spanSec = sampleSpanSec(this.estimates.rttSec());
+    if (others && sec < spanSec) return;
+    const shortTail = sec < spanSec && m.sampled;
     // Published with the rest of the response's completion (onEnd).
-    if (sec > 0 && m.bytes > 0 && !this.kernelBandwidth) this.estimates.bandwidth.addTransfer(m.bytes, sec);
-    w.meter = this.othersArriving(ended) ? { fromMs: endMs, bytes: 0 } : null;
+    if (sec > 0 && m.bytes > 0 && !shortTail && !this.kernelBandwidth) this.estimates.bandwidth.addTransfer(m.bytes, sec);
+    w.meter = others ? { fromMs: endMs, bytes: 0, sampled: true } : null;
   }
 
   /** Some response sharing `entry`'s wire timing, other than `entry`, has begun and not yet ended. */

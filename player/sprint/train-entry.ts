@@ -63,8 +63,9 @@ export interface TypeState {
    * them has been arriving without a break: the bandwidth sample. Responses
    * that arrive at once (streams of one HTTP/2 connection, parallel fetches)
    * each see a share of the link; their sum over the busy time is the link's.
+   * `sampled`: a sample was already taken in this busy period.
    */
-  meter: { fromMs: number; bytes: number } | null;
+  meter: { fromMs: number; bytes: number; sampled: boolean } | null;
   /** Restart samples and the reserve they ask for (src/train/restart-reserve.ts). */
   restart: RestartReserve;
   /** A train begun after a pause (not at a seek) whose first media segment, the restart probe, is still to be issued. */

@@ -8,12 +8,13 @@
 // Judged from the origin's access records and the player's stats.
 
 import { startOrigin, type OriginOptions } from '../../../demo/server/origin';
-import type { TrainTransport } from '../../../player/sprint/train-transport';
+import type { ResponseSink, TrainTransport } from '../../../player/sprint/train-transport';
 import { SprintDataPlane } from '../../../player/sprint/sprint-data-plane';
 import { FetchTrainTransport } from '../../../player/sprint/fetch-transport';
 import type { DataPlaneContext } from '../../../player/dataplane/data-plane';
 import type { LoaderRequest, LoaderResponse } from '../../../player/dash/loader-types';
 import { StatsRecorder } from '../../../player/stats/recorder';
+import { nowMs } from '../../../player/dataplane/clock';
 import { makeFixture, type Fixture } from '../server/helpers';
 import { fakeDash, fakeScheduleController } from './fake-dash';
 
@@ -343,6 +344,54 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
       expect(Buffer.from(next.response.data as ArrayBuffer).equals(fx.video.subarray(2 * SEGMENT, 3 * SEGMENT))).toBe(true);
       expect(heard).toEqual([]);
       expect(stats.trains.toArray()).toHaveLength(2);
+    });
+  });
+
+  // The page reads a response's bytes when the browser hands them over, and
+  // behind a deep queue it hands them over in bunches: two responses ending
+  // milliseconds after a third, each with a bunch read in between, read as
+  // Mbit/s on a link of tens of kbit/s (on the testbed: peaks of 151–327
+  // Mbit/s on 3 Mbit/s, and a window of 22–27 requests). A sample spans two
+  // round trips (two seconds at least) while responses are still arriving;
+  // a short tail after one is dropped. Scripted arrival times, no network.
+  it('takes no bandwidth sample from bytes read in a bunch between responses ending together', async () => {
+    const sinks: ResponseSink[] = [];
+    const scripted: TrainTransport = {
+      name: 'scripted',
+      oneConnection: true,
+      request: (_req, sink) => {
+        sinks.push(sink);
+        return { cancel: () => undefined };
+      },
+      close: () => undefined,
+    };
+    await withPlane({ transport: scripted, ctx: { sprintAudio: 'own' } }, async ({ base, stats, load }) => {
+      const segments = [0, 1, 2].map((i) => segmentRequest(`${base}/video.m4s`, 'video', i));
+      segments.forEach(load);
+      expect(sinks).toHaveLength(3);
+      const t0 = nowMs() + 100;
+      const piece = (n: number): Uint8Array => new Uint8Array(n);
+      for (const sink of sinks) sink.onHead(206, {}, t0);
+      // 0.1–2.5 s: all three arrive side by side (the first gets 100 KB, the others 10 KB each)
+      for (let k = 0; k < 5; k++) {
+        const at = t0 + 100 + k * 500;
+        sinks[0]!.onData(piece(20_000), at);
+        if (k < 1) {
+          sinks[1]!.onData(piece(10_000), at);
+          sinks[2]!.onData(piece(10_000), at);
+        }
+      }
+      sinks[0]!.onEnd(t0 + 2500);
+      // then the other two's remaining 90 KB each, read in a bunch 10 and 20 ms later
+      sinks[1]!.onData(piece(90_000), t0 + 2510);
+      sinks[1]!.onEnd(t0 + 2510);
+      sinks[2]!.onData(piece(90_000), t0 + 2520);
+      sinks[2]!.onEnd(t0 + 2520);
+      // 300 KB over 2.5 s: 0.96 Mbit/s on the wire; read per response end, the bunches read 72 Mbit/s
+      const bw = stats.estimates.bandwidthBitsPerSec;
+      expect(bw).not.toBeNull();
+      expect(bw as number).toBeLessThan(2e6);
+      expect(stats.estimates.bandwidthSamples).toBe(1);
     });
   });
 });
