@@ -25,7 +25,9 @@
  * in a row, and from the player that playback went on with no error.
  * (Before the fix, a tick between A's append and the switch back asked for
  * B's init again; a switch back before any tick asked for A's segments with
- * no init: one of the two, whichever came first.)
+ * no init: one of the two, whichever came first. Measured: the previous
+ * scheduler hook failed this test in 2 of 2 runs, on the origin's log —
+ * init segments asked for again right after themselves.)
  */
 import type { H2AccessRecord, H2Origin } from '../../demo/server/h2-origin';
 import type { SprintStats } from '../../player/stats/types';
@@ -37,8 +39,12 @@ const RATE = 3e6;
  * Each response starts this late: the player measures a round trip of about
  * this, so its outstanding window (swin=8 fair BDPs) holds several segments,
  * as on the testbed; on bare loopback it holds two and appends keep up.
+ * (At 400 ms the window was too small once the bandwidth samples spanned two
+ * round trips: A's init was appended before B's was requested.) The page's
+ * fragment timeout is raised so the origin's side-by-side HTTP/2 responses
+ * do not time out behind a window this deep.
  */
-const DELAY_MS = 400;
+const DELAY_MS = 1000;
 /** Audio is representation 5 of the test set. */
 const AUDIO = /(rep|chunk|init)-5\b/;
 const INIT = /\/init-(\d+)\b/;
@@ -143,8 +149,6 @@ describe('a switch away and back inside one train', () => {
     const after = await waitForPlayback(stack.page, mid.playback.currentTimeSec + 20, 150_000);
     process.stderr.write(`switch back: ${current} -> ${a} -> ${b} -> ${a}; counters ${JSON.stringify(after.counters)}\n`);
     expect(after.playback.errors).toEqual([]);
-    // The race happened: an init segment's append would have moved dash.js's mark back (the hook kept it).
-    expect(after.counters['sprint.initMarkKept'] ?? 0).toBeGreaterThan(0);
     expect(after.transfers.filter((t) => t.via === 'sprint' && t.cancelled)).toEqual([]);
 
     // On the wire: every video segment follows its own representation's init segment.
@@ -158,5 +162,7 @@ describe('a switch away and back inside one train', () => {
       .filter((x): x is string => x !== undefined);
     const tail = inits.slice(inits.lastIndexOf(String(b)));
     expect(tail).toContain(String(a));
+    // The race happened: an init segment's append would have moved dash.js's mark back (the hook kept it).
+    expect(after.counters['sprint.initMarkKept'] ?? 0).toBeGreaterThan(0);
   });
 });
