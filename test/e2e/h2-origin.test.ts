@@ -39,7 +39,7 @@
 import type { H2AccessRecord, H2Origin } from '../../demo/server/h2-origin';
 import type { SprintStats } from '../../player/stats/types';
 import { startOrigin, type Origin } from '../../demo/server/origin';
-import { demoUrl, mediaRecords, startH2Stack, stats, waitForPlayback, type Stack } from './support/playback';
+import { demoUrl, mediaRecords, startH2Stack, stats, switchVideoByHand, waitForPlayback, type Stack } from './support/playback';
 
 const RATE = 8e6;
 /** Audio is representation 5 of the test set (rep-5.mp4, chunk-5-*, init-5). */
@@ -255,15 +255,7 @@ describe('a bitrate switch inside a train on HTTP/2', () => {
     const current = before.segments.filter((x) => x.mediaType === 'video' && x.kind === 'media').pop()?.representationId ?? '0';
     const to = current === '0' ? 2 : 0;
     const switchAt = Date.now();
-    await stack.page.evaluate((idx) => {
-      const p = (
-        window as unknown as {
-          sprintPlayer: { dash: { updateSettings(s: unknown): void; setRepresentationForTypeByIndex(t: string, i: number): void } };
-        }
-      ).sprintPlayer;
-      p.dash.updateSettings({ streaming: { abr: { autoSwitchBitrate: { video: false } } } });
-      p.dash.setRepresentationForTypeByIndex('video', idx);
-    }, to);
+    await switchVideoByHand(stack.page, to);
     const s = await waitForPlayback(stack.page, before.playback.currentTimeSec + 10, 120_000);
     process.stderr.write(`h2 (d): switch ${current} -> ${to}; ${connSummary(stack.origin)}\n`);
     expect(s.playback.errors).toEqual([]);

@@ -20,7 +20,7 @@
  */
 import { startOrigin, type Origin } from '../../demo/server/origin';
 import { buildArtifacts, launchExtBrowser, type Artifacts, type ExtBrowser } from './extension/support/ext-stack';
-import { ensureTestContent, mediaRecords, stats, waitForPlayback, TEST_SET, type MediaRecord } from './support/playback';
+import { ensureTestContent, mediaRecords, stats, switchVideoByHand, waitForPlayback, TEST_SET, type MediaRecord } from './support/playback';
 import type { Page } from 'puppeteer-core';
 import { readdirSync, readlinkSync, rmSync } from 'fs';
 import { join } from 'path';
@@ -86,15 +86,7 @@ describe('sprint with the extension', () => {
       const current = before.segments.filter((x) => x.mediaType === 'video' && x.kind === 'media').pop()?.representationId ?? '0';
       const to = current === '0' ? 2 : 0;
       const switchAt = Date.now();
-      await page.evaluate((idx) => {
-        const p = (
-          window as unknown as {
-            sprintPlayer: { dash: { updateSettings(s: unknown): void; setRepresentationForTypeByIndex(t: string, i: number): void } };
-          }
-        ).sprintPlayer;
-        p.dash.updateSettings({ streaming: { abr: { autoSwitchBitrate: { video: false } } } });
-        p.dash.setRepresentationForTypeByIndex('video', idx);
-      }, to);
+      await switchVideoByHand(page, to);
       const s2 = await waitForPlayback(page, before.playback.currentTimeSec + 10, 120_000);
       const after = s2.segments.filter(
         (x) => x.mediaType === 'video' && x.kind === 'media' && x.requestMs > switchAt && x.representationId === String(to),

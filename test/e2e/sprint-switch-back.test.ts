@@ -31,7 +31,7 @@
  */
 import type { H2AccessRecord, H2Origin } from '../../demo/server/h2-origin';
 import type { SprintStats } from '../../player/stats/types';
-import { demoUrl, mediaRecords, startH2Stack, stats, waitForPlayback, type Stack } from './support/playback';
+import { demoUrl, mediaRecords, startH2Stack, stats, switchVideoByHand, waitForPlayback, type Stack } from './support/playback';
 
 /** Slow enough that a 1.5 Mbit/s segment (4 s) takes seconds on the wire. */
 const RATE = 3e6;
@@ -72,19 +72,6 @@ const initDelivered = (s: SprintStats, rep: number, sinceMs: number): boolean =>
     (x) =>
       x.mediaType === 'video' && x.kind === 'init' && x.status === 'ok' && x.representationId === String(rep) && x.requestMs >= sinceMs,
   );
-
-/** Switches video to representation `index` by hand (dash.js's automatic switching off). */
-async function switchTo(page: Stack['page'], index: number): Promise<void> {
-  await page.evaluate((idx) => {
-    const p = (
-      window as unknown as {
-        sprintPlayer: { dash: { updateSettings(s: unknown): void; setRepresentationForTypeByIndex(t: string, i: number): void } };
-      }
-    ).sprintPlayer;
-    p.dash.updateSettings({ streaming: { abr: { autoSwitchBitrate: { video: false } } } });
-    p.dash.setRepresentationForTypeByIndex('video', idx);
-  }, index);
-}
 
 /**
  * Walks the video requests in the order they reached the origin (stream ids
@@ -134,17 +121,17 @@ describe('a switch away and back inside one train', () => {
     // To A inside the train; once one of A's segments is requested behind its init, to B; once B's
     // init is requested, while A's is still behind the segments ahead of it, back to A.
     const toA = Date.now();
-    await switchTo(stack.page, a);
+    await switchVideoByHand(stack.page, a);
     await until(stack.page, `representation ${a}'s init and a segment requested`, (s) => sent(s, CHUNK, a, toA) >= 1, 60_000);
     const toB = Date.now();
-    await switchTo(stack.page, b);
+    await switchVideoByHand(stack.page, b);
     const mid = await until(stack.page, `representation ${b}'s init requested`, (s) => sent(s, INIT, b, toB) >= 1, 60_000);
     // The order the test needs: A's init is appended after B's init was requested.
     expect(initDelivered(mid, a, toA)).toBe(false);
     // Back to A once A's init has been handed over (dash.js appends it in milliseconds).
     await until(stack.page, `representation ${a}'s init handed over`, (s) => initDelivered(s, a, toA), 60_000);
     const back = Date.now();
-    await switchTo(stack.page, a);
+    await switchVideoByHand(stack.page, a);
     await until(stack.page, `representation ${a} requested again`, (s) => sent(s, INIT, a, back) + sent(s, CHUNK, a, back) >= 1, 60_000);
     const after = await waitForPlayback(stack.page, mid.playback.currentTimeSec + 20, 150_000);
     process.stderr.write(`switch back: ${current} -> ${a} -> ${b} -> ${a}; counters ${JSON.stringify(after.counters)}\n`);

@@ -9,7 +9,7 @@
  *     throughput measured on the wire (segments served from a stream must not
  *     look like cache hits or vanish from its estimate).
  */
-import { demoUrl, mediaRecords, startStack, stats, waitForPlayback, type Stack } from './support/playback';
+import { demoUrl, mediaRecords, startStack, stats, switchVideoByHand, waitForPlayback, type Stack } from './support/playback';
 import type { SprintStats } from '../../player/stats/types';
 
 const RATE = 8e6;
@@ -69,15 +69,7 @@ describe('sprint-x on a paced origin', () => {
     const inflight = before.transfers.filter((t) => t.via === 'sprint-x' && t.endMs === null && !/rep-5/.test(t.url));
     const fromRep = Number(/rep-(\d+)\.mp4$/.exec(inflight[inflight.length - 1]?.url ?? '')?.[1]);
     const toIndex = fromRep === 0 ? 1 : 0;
-    await stack.page.evaluate((idx) => {
-      const p = (
-        window as unknown as {
-          sprintPlayer: { dash: { updateSettings(s: unknown): void; setRepresentationForTypeByIndex(t: string, i: number): void } };
-        }
-      ).sprintPlayer;
-      p.dash.updateSettings({ streaming: { abr: { autoSwitchBitrate: { video: false } } } });
-      p.dash.setRepresentationForTypeByIndex('video', idx);
-    }, toIndex);
+    await switchVideoByHand(stack.page, toIndex);
     const atSwitch = before.playback.currentTimeSec;
 
     const after = await until(

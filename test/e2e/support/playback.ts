@@ -162,3 +162,16 @@ export function mediaRecords<R extends AccessRecord>(origin: { records(): readon
       (r): r is R & { url: string } => r.url !== null && r.url.startsWith('/media/') && !r.url.endsWith('.mpd') && r.method === 'GET',
     );
 }
+
+/** Switches video to representation `index` by hand on the demo page's player (dash.js's automatic switching off for video). */
+export async function switchVideoByHand(page: Page, index: number): Promise<void> {
+  await page.evaluate((idx) => {
+    const p = (
+      window as unknown as {
+        sprintPlayer: { dash: { updateSettings(s: unknown): void; setRepresentationForTypeByIndex(t: string, i: number): void } };
+      }
+    ).sprintPlayer;
+    p.dash.updateSettings({ streaming: { abr: { autoSwitchBitrate: { video: false } } } });
+    p.dash.setRepresentationForTypeByIndex('video', idx);
+  }, index);
+}
