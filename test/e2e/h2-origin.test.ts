@@ -37,25 +37,21 @@
  *       being sent, on the same connection.
  */
 import type { H2AccessRecord, H2Origin } from '../../demo/server/h2-origin';
-import type { SprintStats } from '../../player/stats/types';
 import { startOrigin, type Origin } from '../../demo/server/origin';
-import { demoUrl, mediaRecords, startH2Stack, stats, switchVideoByHand, waitForPlayback, type Stack } from './support/playback';
+import {
+  demoUrl,
+  mediaRecords,
+  startH2Stack,
+  stats,
+  switchVideoByHand,
+  waitForPlayback,
+  waitForStats,
+  type Stack,
+} from './support/playback';
 
 const RATE = 8e6;
 /** Audio is representation 5 of the test set (rep-5.mp4, chunk-5-*, init-5). */
 const AUDIO = /(rep|chunk|init)-5\b/;
-
-async function until(stack: Stack<H2Origin>, what: string, pred: (s: SprintStats) => boolean, timeoutMs: number): Promise<SprintStats> {
-  const deadline = Date.now() + timeoutMs;
-  let s = await stats(stack.page);
-  while (!pred(s)) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; mode=${s.mode} (${s.modeReason}) time=${s.playback.currentTimeSec}`);
-    await new Promise((r) => setTimeout(r, 250));
-    s = await stats(stack.page);
-  }
-  return s;
-}
 
 /** Polls `find` until it returns a non-empty list, for at most 60 s. */
 async function waitForRecords<T>(what: string, find: () => T[]): Promise<T[]> {
@@ -161,8 +157,8 @@ describe('Sprint-x on an HTTP/2 origin: a cancel is a stream reset, not a new co
   it('(b) a seek cancels the expanded request with RST_STREAM on the same connection', async () => {
     await stack.page.goto(demoUrl(stack.origin, { layout: 'unchunked', mode: 'sprint-x', chunk: '1000000' }));
     await waitForPlayback(stack.page, 1, 120_000);
-    const before = await until(
-      stack,
+    const before = await waitForStats(
+      stack.page,
       'an expanded video transfer in flight',
       (s) => s.transfers.some((t) => t.via === 'sprint-x' && t.endMs === null && !AUDIO.test(t.url) && t.bytes > 0),
       60_000,
@@ -176,8 +172,8 @@ describe('Sprint-x on an HTTP/2 origin: a cancel is a stream reset, not a new co
     await stack.page.evaluate(() => {
       (window as unknown as { sprintPlayer: { dash: { seek(t: number): void } } }).sprintPlayer.dash.seek(100);
     });
-    const after = await until(
-      stack,
+    const after = await waitForStats(
+      stack.page,
       'the cancel and playback from the new position',
       (s) => s.transfers.some((t) => t.cancelled && !AUDIO.test(t.url)) && s.playback.currentTimeSec > 103,
       120_000,

@@ -31,7 +31,16 @@
  */
 import type { H2AccessRecord, H2Origin } from '../../demo/server/h2-origin';
 import type { SprintStats } from '../../player/stats/types';
-import { demoUrl, mediaRecords, startH2Stack, stats, switchVideoByHand, waitForPlayback, type Stack } from './support/playback';
+import {
+  demoUrl,
+  mediaRecords,
+  startH2Stack,
+  stats,
+  switchVideoByHand,
+  waitForPlayback,
+  waitForStats,
+  type Stack,
+} from './support/playback';
 
 /** Slow enough that a 1.5 Mbit/s segment (4 s) takes seconds on the wire. */
 const RATE = 3e6;
@@ -45,22 +54,12 @@ const RATE = 3e6;
  * do not time out behind a window this deep.
  */
 const DELAY_MS = 1000;
+/** Stats are polled this often, ms: the switch back must follow A's init hand-over closely. */
+const POLL_MS = 100;
 /** Audio is representation 5 of the test set. */
 const AUDIO = /(rep|chunk|init)-5\b/;
 const INIT = /\/init-(\d+)\b/;
 const CHUNK = /\/chunk-(\d+)-\d+\b/;
-
-async function until(page: Stack['page'], what: string, pred: (s: SprintStats) => boolean, timeoutMs: number): Promise<SprintStats> {
-  const deadline = Date.now() + timeoutMs;
-  let s = await stats(page);
-  while (!pred(s)) {
-    if (s.playback.errors.length > 0) throw new Error(`player errors while waiting for ${what}: ${s.playback.errors.join('; ')}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; time=${s.playback.currentTimeSec}`);
-    await new Promise((r) => setTimeout(r, 100));
-    s = await stats(page);
-  }
-  return s;
-}
 
 /** Video requests the player sent after `sinceMs` for representation `rep`'s init segment / segments. */
 const sent = (s: SprintStats, re: RegExp, rep: number, sinceMs: number): number =>
@@ -122,17 +121,29 @@ describe('a switch away and back inside one train', () => {
     // init is requested, while A's is still behind the segments ahead of it, back to A.
     const toA = Date.now();
     await switchVideoByHand(stack.page, a);
-    await until(stack.page, `representation ${a}'s init and a segment requested`, (s) => sent(s, CHUNK, a, toA) >= 1, 60_000);
+    await waitForStats(
+      stack.page,
+      `representation ${a}'s init and a segment requested`,
+      (s) => sent(s, CHUNK, a, toA) >= 1,
+      60_000,
+      POLL_MS,
+    );
     const toB = Date.now();
     await switchVideoByHand(stack.page, b);
-    const mid = await until(stack.page, `representation ${b}'s init requested`, (s) => sent(s, INIT, b, toB) >= 1, 60_000);
+    const mid = await waitForStats(stack.page, `representation ${b}'s init requested`, (s) => sent(s, INIT, b, toB) >= 1, 60_000, POLL_MS);
     // The order the test needs: A's init is appended after B's init was requested.
     expect(initDelivered(mid, a, toA)).toBe(false);
     // Back to A once A's init has been handed over (dash.js appends it in milliseconds).
-    await until(stack.page, `representation ${a}'s init handed over`, (s) => initDelivered(s, a, toA), 60_000);
+    await waitForStats(stack.page, `representation ${a}'s init handed over`, (s) => initDelivered(s, a, toA), 60_000, POLL_MS);
     const back = Date.now();
     await switchVideoByHand(stack.page, a);
-    await until(stack.page, `representation ${a} requested again`, (s) => sent(s, INIT, a, back) + sent(s, CHUNK, a, back) >= 1, 60_000);
+    await waitForStats(
+      stack.page,
+      `representation ${a} requested again`,
+      (s) => sent(s, INIT, a, back) + sent(s, CHUNK, a, back) >= 1,
+      60_000,
+      POLL_MS,
+    );
     const after = await waitForPlayback(stack.page, mid.playback.currentTimeSec + 20, 150_000);
     process.stderr.write(`switch back: ${current} -> ${a} -> ${b} -> ${a}; counters ${JSON.stringify(after.counters)}\n`);
     expect(after.playback.errors).toEqual([]);

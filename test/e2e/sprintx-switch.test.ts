@@ -9,22 +9,9 @@
  *     throughput measured on the wire (segments served from a stream must not
  *     look like cache hits or vanish from its estimate).
  */
-import { demoUrl, mediaRecords, startStack, stats, switchVideoByHand, waitForPlayback, type Stack } from './support/playback';
-import type { SprintStats } from '../../player/stats/types';
+import { demoUrl, mediaRecords, startStack, switchVideoByHand, waitForPlayback, waitForStats, type Stack } from './support/playback';
 
 const RATE = 8e6;
-
-async function until(stack: Stack, what: string, pred: (s: SprintStats) => boolean, timeoutMs: number): Promise<SprintStats> {
-  const deadline = Date.now() + timeoutMs;
-  let s = await stats(stack.page);
-  while (!pred(s)) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; mode=${s.mode} transfers=${JSON.stringify(s.transfers.slice(-3))}`);
-    await new Promise((r) => setTimeout(r, 250));
-    s = await stats(stack.page);
-  }
-  return s;
-}
 
 describe('sprint-x on a paced origin', () => {
   let stack: Stack;
@@ -60,8 +47,8 @@ describe('sprint-x on a paced origin', () => {
   });
 
   it('cancels the in-flight transfer on a forced bitrate switch and keeps playing', async () => {
-    const before = await until(
-      stack,
+    const before = await waitForStats(
+      stack.page,
       'a video transfer in flight',
       (s) => s.transfers.some((t) => t.via === 'sprint-x' && t.endMs === null && /rep-\d+\.mp4$/.test(t.url) && !/rep-5/.test(t.url)),
       60_000,
@@ -72,8 +59,8 @@ describe('sprint-x on a paced origin', () => {
     await switchVideoByHand(stack.page, toIndex);
     const atSwitch = before.playback.currentTimeSec;
 
-    const after = await until(
-      stack,
+    const after = await waitForStats(
+      stack.page,
       'the switch to take effect and playback to go on',
       (s) =>
         s.transfers.some((t) => t.via === 'sprint-x' && t.cancelled) &&

@@ -132,6 +132,31 @@ export async function heardEvents(page: Page): Promise<HeardEvents> {
 }
 
 /**
+ * Polls the player's stats every `intervalMs` until `pred` holds and returns
+ * them; fails after `timeoutMs` with what the player reported last (mode and
+ * why, playback time, errors, its last three transfers).
+ */
+export async function waitForStats(
+  page: Page,
+  what: string,
+  pred: (s: SprintStats) => boolean,
+  timeoutMs: number,
+  intervalMs = 250,
+): Promise<SprintStats> {
+  const deadline = Date.now() + timeoutMs;
+  let s = await stats(page);
+  while (!pred(s)) {
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what}; mode=${s.mode} (${s.modeReason}) time=${s.playback.currentTimeSec} errors=${JSON.stringify(s.playback.errors)} transfers=${JSON.stringify(s.transfers.slice(-3))}`,
+      );
+    await new Promise((r) => setTimeout(r, intervalMs));
+    s = await stats(page);
+  }
+  return s;
+}
+
+/**
  * Waits until playback has advanced to at least `seconds`, polling the
  * player's stats; fails with the last stats if `timeoutMs` passes first or
  * the player reports errors.
