@@ -91,6 +91,7 @@ import { applyTrainSettings } from '../dash/train-settings';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler } from '../dash/loader-types';
 import { installSchedulerHook, type SchedulerHandle } from '../dash/scheduler-hook';
 import { EstimateHub } from '../estimates/estimate-hub';
+import { BusyPeriodMeter, type BusySample } from '../../src/estimators/busy-period';
 import { KernelByteMeter, sampleSpanSec } from '../../src/estimators/kernel-bytes';
 
 import type { TransferRecord } from '../stats/types';
@@ -323,10 +324,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       if (train && train.endMs === null && train.rttSamplesSec.length < 600) train.rttSamplesSec.push(info.rttSec);
       this.estimates.addTcpRtt(info.rttSec);
       const flowing = this.onConnection().some((e) => e.firstByteMs !== null);
-      const sample = this.kernelBytes.read(
-        { bytesReceived: info.bytesReceived, atMs: info.atMs, flowing },
-        sampleSpanSec(this.estimates.rttSec()),
-      );
+      const sample = this.kernelBytes.read({ bytesReceived: info.bytesReceived, atMs: info.atMs, flowing }, this.sampleSpan());
       // The source switches (and read timing stops feeding the estimate) only once a kernel sample counted.
       if (sample && this.estimates.bandwidth.addTransfer(sample.bytes, sample.seconds).accepted) {
         if (!this.kernelBandwidth) this.estimates.setBandwidthSource('tcp-info byte counter of the media connection');
@@ -433,7 +431,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         train: null,
         awaitingAppendSince: null,
         lastByteMs: 0,
-        meter: null,
+        meter: new BusyPeriodMeter(),
         restart: new RestartReserve(),
         probeTrainId: null,
         lastBitrate: null,
@@ -874,11 +872,12 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       // the wire idle 10-15 % of each train).
       const earliest = entry.sentMs + this.estimates.minRttSec() * 1000;
       entry.prevMs = Math.min(atMs, Math.max(earliest, w.lastByteMs));
-      // A new busy period unless another response is arriving now (a meter
-      // left by a response that failed or was aborted is stale).
-      if (!w.meter || !this.othersArriving(entry)) w.meter = { fromMs: entry.prevMs, bytes: 0, sampled: false };
+      // One busy period while responses arrive side by side or one right
+      // behind another (src/estimators/busy-period.ts).
+      const gapMs = this.estimates.minRttSec() * 1000;
+      this.addReadSample(w.meter.began(entry.prevMs, this.othersArriving(entry), gapMs, this.sampleSpan()));
     }
-    if (w.meter) w.meter.bytes += bytes.length;
+    w.meter.received(bytes.length);
     w.lastByteMs = Math.max(w.lastByteMs, atMs);
     t.lastByteMs = Math.max(t.lastByteMs, atMs);
     entry.traces.push({ startMs: entry.prevMs, durationMs: Math.max(0, atMs - entry.prevMs), bytes: bytes.length });
@@ -918,40 +917,47 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   }
 
   /**
-   * A bandwidth sample at a response's end: every byte of the type that
-   * arrived since the last sample, over the time since then (the meter), so
+   * A bandwidth sample from read timing at a response's end: the busy
+   * period's bytes over its time (src/estimators/busy-period.ts), so
    * responses arriving side by side add up to the link instead of each
-   * reading a share of it. While other responses are still arriving, a
-   * sample waits until it spans at least two round trips (two seconds at
-   * least, as the kernel counter's samples: src/estimators/kernel-bytes.ts):
-   * the page reads bytes in bunches, and a response ending milliseconds
-   * after the one before it, with a bunch of bytes read in between, read as
-   * hundreds of Mbit/s (measured on fetch over HTTP/2 behind a 1536 KB
-   * queue: peaks of 151–327 Mbit/s on a 3 Mbit/s link, an outstanding window
-   * of 22–27 requests the origin then served side by side, and segments
-   * timing out). When the busy period ends, what is left is a sample of its
-   * own if it is the period's only one (one response at a time: that
-   * response's throughput), and dropped if it is a short tail after one.
-   * Not once the kernel's byte counter gives samples (samplePath): read
-   * timing bunches when the socket host's path backs up.
+   * reading a share of it, and a response handed over in one bunch right
+   * behind another is not a sample of its own. Once nothing is outstanding
+   * on the connection the period is over and what is left of it counts.
    */
   private sampleBandwidth(w: TypeState, ended: Entry, endMs: number): void {
-    const m = w.meter;
-    if (!m) return;
-    const sec = (endMs - m.fromMs) / 1000;
-    const others = this.othersArriving(ended);
-    const spanSec = sampleSpanSec(this.estimates.rttSec());
-    if (others && sec < spanSec) return;
-    const shortTail = sec < spanSec && m.sampled;
-    // Published with the rest of the response's completion (onEnd).
-    if (sec > 0 && m.bytes > 0 && !shortTail && !this.kernelBandwidth) this.estimates.bandwidth.addTransfer(m.bytes, sec);
-    w.meter = others ? { fromMs: endMs, bytes: 0, sampled: true } : null;
+    this.addReadSample(w.meter.ended(endMs, this.othersArriving(ended), this.sampleSpan()));
+    if (!this.wireLoading(ended)) this.addReadSample(w.meter.idle(this.sampleSpan()));
+  }
+
+  /** How long a bandwidth sample should span: two round trips, two seconds at least (src/estimators/kernel-bytes.ts). */
+  private sampleSpan(): number {
+    return sampleSpanSec(this.estimates.rttSec());
+  }
+
+  /**
+   * A read-timing sample into the bandwidth estimate (published with the
+   * response's completion, onEnd). Not once the kernel's byte counter gives
+   * samples (samplePath): read timing bunches when the socket host's path
+   * backs up.
+   */
+  private addReadSample(sample: BusySample | null): void {
+    if (sample && !this.kernelBandwidth) this.estimates.bandwidth.addTransfer(sample.bytes, sample.seconds);
+  }
+
+  /** Some request sharing `entry`'s wire timing, other than `entry`, is loading (sent and not ended). */
+  private wireLoading(entry: Entry): boolean {
+    return this.sharingWire(entry).some((e) => e.state === 'loading');
   }
 
   /** Some response sharing `entry`'s wire timing, other than `entry`, has begun and not yet ended. */
   private othersArriving(entry: Entry): boolean {
+    return this.sharingWire(entry).some((e) => e.state === 'loading' && e.firstByteMs !== null);
+  }
+
+  /** The requests other than `entry` whose responses share its wire timing: the connection's when audio rides it, else its type's. */
+  private sharingWire(entry: Entry): Entry[] {
     const shared = this.audioRides ? this.onConnection() : this.state(entry.type).queue;
-    return shared.some((e) => e !== entry && e.state === 'loading' && e.firstByteMs !== null);
+    return shared.filter((e) => e !== entry);
   }
 
   /** A request of the running train finished (a request of a train a seek ended only adds to its record). */

@@ -6,6 +6,7 @@
  * the bandwidth meter). sprint-data-plane.ts drives them; segment-handoff.ts
  * hands a finished entry to dash.js.
  */
+import type { BusyPeriodMeter } from '../../src/estimators/busy-period';
 import type { RestartReserve } from '../../src/train/restart-reserve';
 import type { TrainPolicy } from '../../src/train/train-policy';
 import type { LoaderRequest, LoaderResponse, WireTiming } from '../dash/loader-types';
@@ -58,14 +59,8 @@ export interface TypeState {
   train: TrainRecord | null;
   awaitingAppendSince: number | null;
   lastByteMs: number;
-  /**
-   * Bytes of this type's responses since `fromMs`, while at least one of
-   * them has been arriving without a break: the bandwidth sample. Responses
-   * that arrive at once (streams of one HTTP/2 connection, parallel fetches)
-   * each see a share of the link; their sum over the busy time is the link's.
-   * `sampled`: a sample was already taken in this busy period.
-   */
-  meter: { fromMs: number; bytes: number; sampled: boolean } | null;
+  /** Read-timing bandwidth samples of this wire's busy periods (src/estimators/busy-period.ts). */
+  meter: BusyPeriodMeter;
   /** Restart samples and the reserve they ask for (src/train/restart-reserve.ts). */
   restart: RestartReserve;
   /** A train begun after a pause (not at a seek) whose first media segment, the restart probe, is still to be issued. */
