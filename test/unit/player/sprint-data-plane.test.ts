@@ -347,14 +347,8 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
     });
   });
 
-  // The page reads a response's bytes when the browser hands them over, and
-  // behind a deep queue it hands them over in bunches: two responses ending
-  // milliseconds after a third, each with a bunch read in between, read as
-  // Mbit/s on a link of tens of kbit/s (on the testbed: peaks of 151–327
-  // Mbit/s on 3 Mbit/s, and a window of 22–27 requests). A sample spans two
-  // round trips (two seconds at least) while responses are still arriving;
-  // a short tail after one is dropped. Scripted arrival times, no network.
-  it('takes no bandwidth sample from bytes read in a bunch between responses ending together', async () => {
+  /** A one-connection transport that only records each request's response sink: the test scripts the arrivals. */
+  function scriptedTransport(): { sinks: ResponseSink[]; scripted: TrainTransport } {
     const sinks: ResponseSink[] = [];
     const scripted: TrainTransport = {
       name: 'scripted',
@@ -365,6 +359,18 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
       },
       close: () => undefined,
     };
+    return { sinks, scripted };
+  }
+
+  // The page reads a response's bytes when the browser hands them over, and
+  // behind a deep queue it hands them over in bunches: two responses ending
+  // milliseconds after a third, each with a bunch read in between, read as
+  // Mbit/s on a link of tens of kbit/s (on the testbed: peaks of 151–327
+  // Mbit/s on 3 Mbit/s, and a window of 22–27 requests). A sample spans two
+  // round trips (two seconds at least) while responses are still arriving;
+  // a short tail after one is dropped. Scripted arrival times, no network.
+  it('takes no bandwidth sample from bytes read in a bunch between responses ending together', async () => {
+    const { sinks, scripted } = scriptedTransport();
     await withPlane({ transport: scripted, ctx: { sprintAudio: 'own' } }, async ({ base, stats, load }) => {
       const segments = [0, 1, 2].map((i) => segmentRequest(`${base}/video.m4s`, 'video', i));
       segments.forEach(load);
@@ -401,16 +407,7 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
   // the one before it read as 430 Mbit/s and lifted the estimate from 1.5 to
   // 20.3 Mbit/s. Scripted arrival times, no network.
   it('takes no bandwidth sample from a response read whole right behind the one before it', async () => {
-    const sinks: ResponseSink[] = [];
-    const scripted: TrainTransport = {
-      name: 'scripted',
-      oneConnection: true,
-      request: (_req, sink) => {
-        sinks.push(sink);
-        return { cancel: () => undefined };
-      },
-      close: () => undefined,
-    };
+    const { sinks, scripted } = scriptedTransport();
     await withPlane({ transport: scripted, ctx: { sprintAudio: 'own' } }, async ({ base, stats, load }) => {
       [0, 1, 2].map((i) => segmentRequest(`${base}/video.m4s`, 'video', i)).forEach(load);
       expect(sinks).toHaveLength(3);
