@@ -50,10 +50,11 @@ export class BusyPeriodMeter {
   /**
    * A response's first bytes arrived. `wireStartMs`: when its bytes could
    * begin crossing the wire (ms, one clock for all calls); `othersArriving`:
-   * another response on the connection has begun and not ended;
-   * `gapMs`: a pause between two responses shorter than this (a round trip,
-   * ms) keeps them in one busy period, as does none; `spanSec` as in `ended`. Returns
-   * the sample of a period that ended before this response, if any.
+   * another response on the connection has begun and not ended; `gapMs`: a
+   * round trip, ms: a response beginning less than that after the last one
+   * ended (or right as it ended) continues its busy period; `spanSec` as in
+   * `ended`. Returns the sample of a period that ended before this
+   * response, if any.
    */
   began(wireStartMs: number, othersArriving: boolean, gapMs: number, spanSec: number): BusySample | null {
     const p = this.period;
