@@ -870,12 +870,12 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       // halves the bandwidth of a 150 KB segment at a 600 ms RTT, and so the
       // fair BDP the outstanding window covers (measured: 1.9 of 4 Mbit/s,
       // the wire idle 10-15 % of each train).
-      const earliest = entry.sentMs + this.estimates.minRttSec() * 1000;
+      const minRttMs = this.estimates.minRttSec() * 1000;
+      const earliest = entry.sentMs + minRttMs;
       entry.prevMs = Math.min(atMs, Math.max(earliest, w.lastByteMs));
       // One busy period while responses arrive side by side or one right
-      // behind another (src/estimators/busy-period.ts).
-      const gapMs = this.estimates.minRttSec() * 1000;
-      this.addReadSample(w.meter.began(entry.prevMs, this.othersArriving(entry), gapMs, this.sampleSpan()));
+      // behind another, less than a round trip after it ended (src/estimators/busy-period.ts).
+      this.addReadSample(w.meter.began(entry.prevMs, this.othersArriving(entry), minRttMs, this.sampleSpan()));
     }
     w.meter.received(bytes.length);
     w.lastByteMs = Math.max(w.lastByteMs, atMs);
@@ -925,8 +925,9 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
    * on the connection the period is over and what is left of it counts.
    */
   private sampleBandwidth(w: TypeState, ended: Entry, endMs: number): void {
-    this.addReadSample(w.meter.ended(endMs, this.othersArriving(ended), this.sampleSpan()));
-    if (!this.wireLoading(ended)) this.addReadSample(w.meter.idle(this.sampleSpan()));
+    const spanSec = this.sampleSpan();
+    this.addReadSample(w.meter.ended(endMs, this.othersArriving(ended), spanSec));
+    if (!this.wireLoading(ended)) this.addReadSample(w.meter.idle(spanSec));
   }
 
   /** How long a bandwidth sample should span: two round trips, two seconds at least (src/estimators/kernel-bytes.ts). */
