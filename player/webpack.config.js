@@ -3,9 +3,12 @@
 //                  tag, or require()), dash.js 5.2.1 inside
 //   sprint.mjs     the same player as an ES module (import { createPlayer } from ...)
 //   demo-page.js   the demo page's controller and overlay (uses window.Sprint)
+// and a gzip copy of each (<name>.gz, gzip-copies-plugin.js) for origins that
+// send scripts compressed.
 // The player's `version` is package.json's, set at build time.
 const path = require('path');
 const webpack = require('webpack');
+const { GzipCopiesPlugin } = require('./gzip-copies-plugin');
 
 const root = path.resolve(__dirname, '..');
 const { version } = require(path.join(root, 'package.json'));
@@ -28,7 +31,7 @@ const common = {
       },
     ],
   },
-  plugins: [new webpack.DefinePlugin({ __SPRINT_VERSION__: JSON.stringify(version) })],
+  plugins: [new webpack.DefinePlugin({ __SPRINT_VERSION__: JSON.stringify(version) }), new GzipCopiesPlugin()],
   performance: { hints: false },
   stats: 'errors-warnings',
 };

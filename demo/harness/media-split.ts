@@ -44,7 +44,7 @@ export function fileOf(url: string): string {
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** When the origin was sending a response's body, epoch seconds; null if the line does not say. */
-function sendingInterval(r: Record<string, unknown>): { fromS: number; toS: number } | null {
+export function sendingInterval(r: Record<string, unknown>): { fromS: number; toS: number } | null {
   const end = num(r['end']);
   if (end === null) return null;
   if (r['server'] === 'nginx') {

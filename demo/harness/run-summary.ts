@@ -14,6 +14,7 @@ import { readJsonl } from '../testbed/jsonl';
 import { bytesInWindow, FlowSeries, meetTimeS, Summary, summarize, unfairness, Window } from '../testbed/metrics';
 import { readWireSeries } from '../testbed/wire-series';
 import { PRIMER_PORT } from './primer';
+import { lateStartWarnings } from './start-order';
 import { defaultMediaRoot, contentDir, CONTENT_FILE } from '../content/generate';
 import type { ContentInfo } from '../content/content-info';
 import { setRecipe } from '../content/recipe';
@@ -364,6 +365,7 @@ export function summarizeRun(data: RunData): RunSummary {
   if (overload) warnings.push(overload);
   const primerLeft = primerWarning(record, data.wire, window, data.qdisc);
   if (primerLeft) warnings.push(primerLeft);
+  warnings.push(...lateStartWarnings(record, data.origins ?? {}, data.ss));
   if ((record.concurrentRuns ?? 1) > 1)
     warnings.push(
       `made with up to ${record.concurrentRuns} runs at once (--parallel), not measured as harmless: other runs shared the CPU`,

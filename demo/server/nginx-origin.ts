@@ -8,9 +8,12 @@
 // foreground with it from a private prefix directory, prints the URL on the
 // first stdout line once the port accepts connections (what the testbed's
 // origin launcher waits for), and on SIGTERM/SIGINT stops nginx and removes
-// the prefix. The access log is nginx's, as JSON lines with our origin's
-// field names where nginx has the value (conn, seq, method, url, status,
-// bytes, range, end); no /bulk here: bulk flows use our origin.
+// the prefix. The player bundle's gzip copies go to clients that accept
+// gzip (`gzip_static`), as our origin sends them (nginx does not check
+// that a copy matches its file). The access log is nginx's,
+// as JSON lines with our origin's field names where nginx has the value
+// (conn, seq, method, url, status, bytes, range, end); no /bulk here: bulk
+// flows use our origin.
 //
 //   node dist/demo/server/nginx-origin.js --host 10.201.1.2 --port 8001 [--log FILE] [--nginx PATH]
 //
@@ -124,6 +127,9 @@ export function nginxConfig(o: NginxConfigOptions): string {
     '    }',
     '    location /dist/ {',
     `      alias ${dirSlash(o.distDir)};`,
+    // the build's gzip copies (<name>.gz) to clients that accept gzip, as our origin does (routes.ts)
+    '      gzip_static on;',
+    '      gzip_vary on;',
     '    }',
     '    location /media/ {',
     `      alias ${dirSlash(o.mediaDir)};`,

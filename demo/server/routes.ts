@@ -7,13 +7,20 @@
 //   /dist/...         the player bundle (<distDir>)
 //   /media/...        the DASH content (<mediaDir>), no-store
 // GET and HEAD are served, OPTIONS answers CORS preflights, anything else is 405.
+// A page file with a gzip copy beside it (<name>.gz, as the player build
+// writes for its bundles; gzip-copies.ts checks it) is sent compressed to a
+// client that accepts gzip and asks for no range: behind a full bottleneck
+// queue the player's 930 KB bundle otherwise delays every start by seconds.
+// Media is never compressed.
 
+import { acceptsGzip } from './accept-encoding';
 import { BufferBodySource, BulkBodySource, FileBodySource, type BodySource } from './body-source';
 import type { ResolvedOriginOptions } from './options';
 import { evaluateRange, type RangeDecision } from './range';
 import type { ParsedRequest } from './request-parser';
 import { ALLOWED_METHODS, corsHeaders, errorPlan, preflightHeaders, type ResponsePlan } from './responses';
-import { openUnderRoot } from './static-files';
+import { gzipCopyOf } from './gzip-copies';
+import { openUnderRoot, type OpenedFile } from './static-files';
 
 /** The probe body: 2 bytes. */
 const PROBE_BODY = Buffer.from('ok', 'latin1');
@@ -43,6 +50,10 @@ interface Representation {
   readonly cacheControl: string;
   readonly lastModified: string | null;
   readonly media: boolean;
+  /** 'gzip': the body is the file's gzip copy (Content-Encoding; no ranges offered). Absent: identity. */
+  readonly encoding?: 'gzip';
+  /** The file also exists in another encoding, so the answer depends on Accept-Encoding (Vary). */
+  readonly varies?: boolean;
 }
 
 /** Builds a 200/206/416 plan for a representation, honouring Range unless told not to. */
@@ -58,7 +69,9 @@ async function representationPlan(req: ParsedRequest, rep: Representation, o: Re
   } else decision = evaluateRange(rangeHeader, rep.size);
 
   const headers: Array<[string, string]> = [['Content-Type', rep.contentType]];
-  if (!o.noRange) headers.push(['Accept-Ranges', 'bytes']);
+  if (rep.encoding) headers.push(['Content-Encoding', rep.encoding]);
+  if (rep.varies) headers.push(['Vary', 'Accept-Encoding']);
+  if (!o.noRange && !rep.encoding) headers.push(['Accept-Ranges', 'bytes']);
   headers.push(['Cache-Control', rep.cacheControl]);
   if (rep.lastModified) headers.push(['Last-Modified', rep.lastModified]);
   headers.push(...corsHeaders(o.noCors));
@@ -101,18 +114,48 @@ async function filePlan(
   if (r.kind === 'not-found') return errorPlan(404, `no file for ${shownPath}`, { noCors: o.noCors, head });
   if (r.kind === 'forbidden') return errorPlan(403, `${shownPath}: ${r.reason}`, { noCors: o.noCors, head });
   if (r.kind === 'bad-path') return errorPlan(400, `${shownPath}: ${r.reason}`, { noCors: o.noCors, head });
+  let gz: OpenedFile | null;
+  try {
+    gz = media ? null : await gzipCopyOf(root, urlPath, r);
+  } catch (err) {
+    await r.handle.close();
+    throw err;
+  }
+  // Send one of the two and close the other (a failed close must not leak the one sent).
+  const [sent, unused]: [OpenedFile, OpenedFile | null] =
+    gz && acceptsGzip(req.headers.get('accept-encoding')) && !req.headers.has('range') ? [gz, r] : [r, gz];
+  try {
+    await unused?.handle.close();
+  } catch (err) {
+    await sent.handle.close();
+    throw err;
+  }
+  const shown = { contentType: r.contentType, lastModified: r.mtime, varies: gz !== null };
+  return servedFile(req, sent, sent === gz ? { ...shown, encoding: 'gzip' as const } : shown, media, o);
+}
+
+/** The plan for an opened file; the plan owns its handle. */
+async function servedFile(
+  req: ParsedRequest,
+  r: OpenedFile,
+  shown: { contentType: string; lastModified: Date; encoding?: 'gzip'; varies?: boolean },
+  media: boolean,
+  o: ResolvedOriginOptions,
+): Promise<ResponsePlan> {
   const handle = r.handle;
   try {
     return await representationPlan(
       req,
       {
         size: r.size,
-        contentType: r.contentType,
+        contentType: shown.contentType,
         makeBody: (start, length) => new FileBodySource(handle, start, length, r.realPath),
         release: () => handle.close(),
         cacheControl: media ? 'no-store' : 'no-cache',
-        lastModified: r.mtime.toUTCString(),
+        lastModified: shown.lastModified.toUTCString(),
         media,
+        ...(shown.encoding ? { encoding: shown.encoding } : {}),
+        ...(shown.varies ? { varies: true } : {}),
       },
       o,
     );

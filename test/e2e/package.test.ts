@@ -5,15 +5,18 @@
  *    the extension archive and the CLI, and no sources or tests;
  *  - TypeScript resolves the types from the installed package (a wrong
  *    option is a type error, so the types are real, not `any`);
- *  - a plain page with one <script> tag of the installed bundle plays the
- *    test content, and an ES module import gives the same API.
+ *  - the bundle's gzip copy decodes to the bundle, and a plain page with one
+ *    <script> tag of the installed bundle plays the test content with the
+ *    copy on the wire (the origin's log has its length); an ES module import
+ *    gives the same API.
  * Needs `npm run build` (it packs dist/). Dependencies come from npm's cache
  * (`--prefer-offline`): the repository's own install filled it.
  */
 import { execFileSync } from 'child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { gunzipSync } from 'zlib';
 import { startOrigin, type Origin } from '../../demo/server/origin';
 import { launchBrowser, type TestBrowser } from './support/browser';
 import { ensureTestContent, TEST_SET } from './support/playback';
@@ -51,6 +54,7 @@ describe('the npm package, installed into an empty project', () => {
   it('holds the player, its types, the extension archive and the CLI, and no sources or tests', () => {
     for (const f of [
       'dist/player/sprint.js',
+      'dist/player/sprint.js.gz',
       'dist/player/sprint.mjs',
       'dist/types/player/index.d.ts',
       'dist/extension/sprint-extension.zip',
@@ -61,6 +65,8 @@ describe('the npm package, installed into an empty project', () => {
     ]) {
       expect(files).toContain(f);
     }
+    const installed = join(consumer, 'node_modules', pkg.name, 'dist', 'player');
+    expect(gunzipSync(readFileSync(join(installed, 'sprint.js.gz'))).equals(readFileSync(join(installed, 'sprint.js')))).toBe(true);
     expect(
       files.filter(
         (f) =>
@@ -166,6 +172,9 @@ describe('the npm package, installed into an empty project', () => {
         return { version: w.Sprint.version, heard: w.heard, mode: w.player.stats().mode };
       });
       expect(seen).toEqual({ version: pkg.version, heard: ['sprint-x'], mode: 'sprint-x' });
+      const bundle = origin.records().filter((r) => r.url === '/dist/sprint.js');
+      const copy = statSync(join(consumer, 'node_modules', pkg.name, 'dist', 'player', 'sprint.js.gz')).size;
+      expect(bundle.map((r) => [r.status, r.bytes])).toEqual([[200, copy]]);
       await page.close();
     });
 

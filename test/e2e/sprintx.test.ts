@@ -6,7 +6,17 @@
  * content or servers that cannot support Sprint-x fall back to stock with
  * the reason reported. All judged from the origin's access log and stats.
  */
-import { demoUrl, heardAndRecorded, heardEvents, mediaRecords, startStack, stats, waitForPlayback, type Stack } from './support/playback';
+import {
+  demoUrl,
+  heardAndRecorded,
+  heardEvents,
+  mediaRecords,
+  startStack,
+  stats,
+  waitForPlayback,
+  waitForStats,
+  type Stack,
+} from './support/playback';
 import type { AccessRecord } from '../../demo/server/origin';
 
 function rangeBytes(r: AccessRecord): number {
@@ -26,12 +36,19 @@ describe('sprint-x on unchunked content', () => {
 
   it('downloads in expanded ranges of at least the chunk size', async () => {
     await stack.page.goto(demoUrl(stack.origin, { layout: 'unchunked', mode: 'sprint-x' }));
-    const s = await waitForPlayback(stack.page, 20, 120_000);
-    expect(s.mode).toBe('sprint-x');
+    const playing = await waitForPlayback(stack.page, 20, 120_000);
+    expect(playing.mode).toBe('sprint-x');
+    // The origin logs a response when it ends: wait (bounded) until an expanded transfer has ended, since
+    // one request spans many segments and on a busy machine the first may still run 20 s into playback.
+    const s = await waitForStats(
+      stack.page,
+      'an expanded transfer that ended',
+      (x) => x.transfers.some((t) => t.via === 'sprint-x' && t.endMs !== null && !t.cancelled),
+      120_000,
+    );
 
     const transfers = s.transfers.filter((t) => t.via === 'sprint-x');
     expect(transfers.length).toBeGreaterThan(0);
-    // The origin logs a response when it ends: look at transfers that have ended.
     const ended = transfers.filter((t) => t.endMs !== null && !t.cancelled);
     expect(ended.length).toBeGreaterThan(0);
     const media = mediaRecords(stack.origin).filter((r) => r.status === 206 && rangeBytes(r) > 2);

@@ -3,14 +3,16 @@
 // 206/416, /bulk, CORS with Timing-Allow-Origin), the access log telling
 // sessions (`conn`) and streams apart, a stream the client cancels logged as
 // `client-reset` with the bytes sent so far while the session stays up, the
-// certificate and its SPKI hash, and clear refusals (HTTP/1.1-only options,
-// clients that do not offer h2).
+// certificate and its SPKI hash, the bundle's gzip copy to a client that
+// accepts gzip, and clear refusals (HTTP/1.1-only options, clients that do
+// not offer h2).
 
 import { X509Certificate, createHash } from 'crypto';
 import * as fs from 'fs';
 import * as http2 from 'http2';
 import * as path from 'path';
 import * as tls from 'tls';
+import { gunzipSync, gzipSync } from 'zlib';
 import {
   startH2Origin,
   makeSelfSignedCert,
@@ -147,6 +149,25 @@ describe('HTTP/2 origin', () => {
     expect(rec.rangeOutcome).toBe('unsatisfiable');
     expect(rec.protocol).toBe('h2');
     expect(rec.version).toBe('HTTP/2');
+  });
+
+  test("a page file's gzip copy goes to a client that accepts gzip, on the same session", async () => {
+    const bundle = Buffer.from(`window.Sprint={};${'/* the player */'.repeat(200)}\n`);
+    fs.writeFileSync(path.join(fx.distDir, 'h2-player.js'), bundle);
+    fs.writeFileSync(path.join(fx.distDir, 'h2-player.js.gz'), gzipSync(bundle, { level: 9 }));
+    const s = await connect(origin);
+    try {
+      const zipped = await get(s, '/dist/h2-player.js', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+      expect(zipped.status).toBe(200);
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers['vary']).toBe('Accept-Encoding');
+      expect(gunzipSync(zipped.body).equals(bundle)).toBe(true);
+      const plain = await get(s, '/dist/h2-player.js');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.equals(bundle)).toBe(true);
+    } finally {
+      await closeSession(s);
+    }
   });
 
   test('/bulk?bytes=N: N bytes, byte i = i mod 256, ranges too', async () => {

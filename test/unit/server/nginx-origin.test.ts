@@ -3,11 +3,15 @@
 // (.ci/run installs nginx-light) — a real nginx on loopback answering what
 // the players need: /probe, Range (206, Content-Range), CORS headers, and
 // three Range requests pipelined on one connection answered in order (the
-// access log shows them on one connection), then a clean stop.
+// access log shows them on one connection), the player bundle's gzip copy
+// to a client that accepts gzip, then a clean stop.
 
 import * as fs from 'fs';
+import * as http from 'http';
 import * as net from 'net';
 import * as os from 'os';
+import * as path from 'path';
+import { gunzipSync, gzipSync } from 'zlib';
 import { DEFAULT_NGINX, nginxConfig } from '../../../demo/server/nginx-origin';
 import { ResponseParser, type ResponseHead } from '../../../src/http/response-parser';
 import { serializeRequest } from '../../../src/http/request';
@@ -22,6 +26,8 @@ describe('nginxConfig', () => {
     expect(c).toContain('listen 10.201.1.2:8001;');
     expect(c).toContain('alias "/m/";');
     expect(c).toContain('alias "/d/";');
+    expect(c).toMatch(/location \/dist\/ \{[^}]*gzip_static on;[^}]*gzip_vary on;/);
+    expect(c).not.toMatch(/location \/media\/ \{[^}]*gzip/);
     expect(c).toMatch(/location = \/probe \{[^}]*Cache-Control "no-store"[^}]*return 200 "ok";/);
     expect(c).toContain('Access-Control-Expose-Headers "Content-Range, Content-Length, Accept-Ranges"');
     expect(c).toContain('access_log "/tmp/a.log" sprint;');
@@ -142,6 +148,31 @@ async function pipelined(port: number, requests: Uint8Array[], count: number): P
     expect(lines.map((l) => l.range)).toEqual(['bytes=0-99999', 'bytes=100000-199999', 'bytes=200000-299999']);
     expect(new Set(lines.map((l) => l.conn)).size).toBe(1);
     expect(lines.map((l) => l.seq)).toEqual([1, 2, 3]);
+  });
+
+  it("sends the bundle's gzip copy to a client that accepts gzip, and the file to one that does not", async () => {
+    const bundle = Buffer.from(`window.Sprint={};${'/* the player */'.repeat(200)}\n`);
+    fs.writeFileSync(path.join(origin.dir, 'dist', 'player.js'), bundle);
+    fs.writeFileSync(path.join(origin.dir, 'dist', 'player.js.gz'), gzipSync(bundle, { level: 9 }));
+    const fetchBundle = (headers: Record<string, string>) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const req = http.get({ host: '127.0.0.1', port, path: '/dist/player.js', headers, timeout: 10_000 }, (res) => {
+          const pieces: Buffer[] = [];
+          res.on('data', (b: Buffer) => pieces.push(b));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(pieces) }));
+          res.on('error', reject);
+        });
+        req.on('timeout', () => req.destroy(new Error('no answer in 10 s')));
+        req.on('error', reject);
+      });
+    const zipped = await fetchBundle({ 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['vary']).toBe('Accept-Encoding');
+    expect(zipped.body.length).toBeLessThan(bundle.length / 10);
+    expect(gunzipSync(zipped.body).equals(bundle)).toBe(true);
+    const plain = await fetchBundle({});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.equals(bundle)).toBe(true);
   });
 
   it('stops on SIGTERM and removes its private files', async () => {

@@ -1,8 +1,10 @@
 // The origin's resources over loopback: page, bundle, media, probe, bulk, HEAD,
-// 404/403/405, path traversal, CORS on every response and preflights.
+// 404/403/405, path traversal, CORS on every response and preflights, and the
+// bundle's gzip copy to clients that accept it.
 
 import * as fs from 'fs';
 import * as path from 'path';
+import { gunzipSync, gzipSync } from 'zlib';
 import { startOrigin, type Origin } from '../../../demo/server/origin';
 import { fetchRaw, makeFixture, RawClient, request, type Fixture } from './helpers';
 
@@ -194,4 +196,102 @@ describe('probe and bulk', () => {
       expect(r.body.toString()).toMatch(/bytes/);
     },
   );
+});
+
+describe('gzip copies of page files', () => {
+  const bundle = Buffer.from(`window.Sprint={};${'/* the player */'.repeat(200)}\n`);
+  let copy: Buffer;
+  beforeAll(() => {
+    fs.writeFileSync(path.join(fx.distDir, 'player.js'), bundle);
+    copy = gzipSync(bundle, { level: 9 });
+    fs.writeFileSync(path.join(fx.distDir, 'player.js.gz'), copy);
+    // a copy left from an earlier build (of the same length), and a copy that is not gzip at all
+    fs.writeFileSync(path.join(fx.distDir, 'old.js'), 'window.New={};\n');
+    fs.writeFileSync(path.join(fx.distDir, 'old.js.gz'), gzipSync('window.Old={};\n'));
+    fs.writeFileSync(path.join(fx.distDir, 'junk.js'), 'window.Junk={};\n');
+    fs.writeFileSync(path.join(fx.distDir, 'junk.js.gz'), 'not gzip');
+    // media is never compressed, even with a copy beside it
+    fs.writeFileSync(path.join(fx.mediaDir, 'manifest.mpd.gz'), gzipSync('<MPD/>\n'));
+  });
+
+  test('a client that accepts gzip gets the copy, which decodes to the file', async () => {
+    const r = await get('/dist/player.js', { 'Accept-Encoding': 'gzip, deflate, br, zstd' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-encoding')).toBe('gzip');
+    expect(r.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(r.headers.get('vary')).toBe('Accept-Encoding');
+    expect(r.headers.get('content-length')).toBe(String(copy.length));
+    expect(r.headers.has('accept-ranges')).toBe(false);
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.body.length).toBeLessThan(bundle.length / 10);
+    expect(gunzipSync(r.body).equals(bundle)).toBe(true);
+  });
+
+  test("HEAD names the copy's length", async () => {
+    const r = await fetchRaw(origin.port, request('/dist/player.js', { 'Accept-Encoding': 'gzip' }, 'HEAD'), true);
+    expect(r.headers.get('content-encoding')).toBe('gzip');
+    expect(r.headers.get('content-length')).toBe(String(copy.length));
+    expect(r.body.length).toBe(0);
+  });
+
+  test.each([
+    ['no Accept-Encoding', {}],
+    ['gzip refused', { 'Accept-Encoding': 'gzip;q=0, br' }],
+  ])('%s: the file as it is, marked as varying', async (_, extra: Record<string, string>) => {
+    const r = await get('/dist/player.js', extra);
+    expect(r.status).toBe(200);
+    expect(r.headers.has('content-encoding')).toBe(false);
+    expect(r.headers.get('vary')).toBe('Accept-Encoding');
+    expect(r.headers.get('accept-ranges')).toBe('bytes');
+    expect(r.body.equals(bundle)).toBe(true);
+  });
+
+  test("a Range request gets the file's bytes, not the copy's", async () => {
+    const r = await get('/dist/player.js', { 'Accept-Encoding': 'gzip', Range: 'bytes=0-16' });
+    expect(r.status).toBe(206);
+    expect(r.headers.has('content-encoding')).toBe(false);
+    expect(r.body.toString()).toBe('window.Sprint={};');
+  });
+
+  test.each([
+    ['/dist/old.js', 'window.New={};\n'],
+    ['/dist/junk.js', 'window.Junk={};\n'],
+  ])('a copy that does not decode to the file is never sent: %s', async (p, body) => {
+    for (let i = 0; i < 2; i += 1) {
+      // the second time from the origin's memory of the check
+      const r = await get(p, { 'Accept-Encoding': 'gzip' });
+      expect(r.headers.has('content-encoding')).toBe(false);
+      expect(r.headers.has('vary')).toBe(false);
+      expect(r.body.toString()).toBe(body);
+    }
+  });
+
+  test('a file replaced after its copy was checked is sent as it is now', async () => {
+    const file = path.join(fx.distDir, 'player.js');
+    expect((await get('/dist/player.js', { 'Accept-Encoding': 'gzip' })).headers.get('content-encoding')).toBe('gzip');
+    const changed = Buffer.from(bundle.toString().replace('window.Sprint', 'window.Sprinx'));
+    fs.writeFileSync(file, changed);
+    fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    try {
+      const r = await get('/dist/player.js', { 'Accept-Encoding': 'gzip' });
+      expect(r.headers.has('content-encoding')).toBe(false);
+      expect(r.body.equals(changed)).toBe(true);
+    } finally {
+      fs.writeFileSync(file, bundle);
+    }
+  });
+
+  test('media is sent as it is', async () => {
+    const r = await get('/media/manifest.mpd', { 'Accept-Encoding': 'gzip' });
+    expect(r.headers.has('content-encoding')).toBe(false);
+    expect(r.headers.has('vary')).toBe(false);
+    expect(r.body.toString()).toBe('<MPD/>\n');
+  });
+
+  test('a file without a copy has no Vary', async () => {
+    const r = await get('/dist/sprint.js', { 'Accept-Encoding': 'gzip' });
+    expect(r.headers.has('content-encoding')).toBe(false);
+    expect(r.headers.has('vary')).toBe(false);
+    expect(r.body.toString()).toBe('window.Sprint={};\n');
+  });
 });

@@ -1,0 +1,72 @@
+// The gzip copy of a page file, for the origin to send instead of the file
+// when the client accepts gzip (routes.ts): `<name>.gz` under the same root,
+// as the player build writes beside each script. A copy is used only if it
+// decodes to the file's bytes: checked once per version of the two files
+// (their real paths, sizes and modification times) and remembered, so a file
+// replaced after the build is never answered with its old copy.
+
+import { gunzip } from 'zlib';
+import { promisify } from 'util';
+import { openUnderRoot, type OpenedFile } from './static-files';
+
+const gunzipAsync = promisify(gunzip);
+
+/** Files above this size are never checked, so never sent compressed: the check reads both whole. */
+export const MAX_CHECKED_BYTES = 16 * 1024 * 1024;
+/** Verdicts remembered; the memory is cleared when it fills. */
+const MAX_REMEMBERED = 256;
+const verdicts = new Map<string, boolean>();
+
+function versionKey(f: OpenedFile): string {
+  return `${f.realPath}\0${f.size}\0${f.mtime.getTime()}`;
+}
+
+async function readWhole(f: OpenedFile): Promise<Buffer> {
+  const buf = Buffer.alloc(f.size);
+  let at = 0;
+  while (at < f.size) {
+    const { bytesRead } = await f.handle.read(buf, at, f.size - at, at);
+    if (bytesRead === 0) break;
+    at += bytesRead;
+  }
+  return at === f.size ? buf : buf.subarray(0, at);
+}
+
+/** Whether `gz` decodes to exactly the bytes of `file` (false for anything that is not gzip). */
+async function decodesTo(gz: OpenedFile, file: OpenedFile): Promise<boolean> {
+  if (file.size > MAX_CHECKED_BYTES || gz.size > MAX_CHECKED_BYTES) return false;
+  const [packed, plain] = await Promise.all([readWhole(gz), readWhole(file)]);
+  try {
+    const unpacked = await gunzipAsync(packed, { maxOutputLength: MAX_CHECKED_BYTES + 1 });
+    return unpacked.equals(plain);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The open gzip copy of `file` (the file at `urlPath` under `root`), or null
+ * when there is none or it does not decode to the file. The caller owns the
+ * returned handle.
+ */
+export async function gzipCopyOf(root: string, urlPath: string, file: OpenedFile): Promise<OpenedFile | null> {
+  if (urlPath.endsWith('/') || urlPath.toLowerCase().endsWith('.gz')) return null;
+  const r = await openUnderRoot(root, `${urlPath}.gz`);
+  if (r.kind !== 'file') return null;
+  let ok: boolean;
+  try {
+    const key = `${versionKey(r)}\0${versionKey(file)}`;
+    const known = verdicts.get(key);
+    ok = known ?? (await decodesTo(r, file));
+    if (known === undefined) {
+      if (verdicts.size >= MAX_REMEMBERED) verdicts.clear();
+      verdicts.set(key, ok);
+    }
+  } catch (err) {
+    await r.handle.close();
+    throw err;
+  }
+  if (ok) return r;
+  await r.handle.close();
+  return null;
+}
