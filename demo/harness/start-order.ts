@@ -1,16 +1,17 @@
 // Whether a player's media connection opened before the primer left
 // (primer.ts). The primer keeps the bottleneck queue full while the run's
 // flows open, so that no connection sees an emptier queue than the others.
-// When it leaves, the queue dips for a moment and every connection open then
-// records that dip as its lowest round trip. A connection that opens later
-// (a page that took long to load behind the queue, say) never sees it and
-// keeps a higher lowest round trip than the flows it competes with; cubic
-// aims its window that much further ahead and takes more than its share.
-// This names such runs: the connection that carried most of a player's
+// When it leaves, the queue dips until the remaining flows fill it again,
+// and every connection open then records that dip as its lowest round trip.
+// A connection that opens after the dip (a page that took long to load
+// behind the queue, say) keeps a higher lowest round trip than the flows it
+// competes with; cubic aims its window that much further ahead and takes
+// more than its share. This names the runs where a player's connection
+// opened after the primer stopped: the connection that carried most of its
 // media, when it opened (its first ss sample or its first request, whichever
 // came first) against when the primer stopped, and the lowest round trips of
-// it and of the other flows' busiest connections. Pure: records in, a
-// warning out.
+// it and of the other flows' busiest connections, which tell whether it
+// still caught the dip. Pure: records in, a warning out.
 
 import { sendingInterval } from './media-split';
 import type { RunRecord } from './run';
@@ -117,16 +118,16 @@ export function lateStartWarnings(
       .filter((o) => o.id !== f.id)
       .map((o) => {
         const c = o.role === 'player' ? busiestMediaConnection(origins[o.id] ?? [], ss, o.port) : busiestBySs(ss, o.port);
-        return c && c.minRttMs !== null ? `${o.label} ${Math.round(c.minRttMs)} ms` : null;
+        return c && c.minRttMs !== null ? `${o.label}'s ${Math.round(c.minRttMs)} ms` : null;
       })
       .filter((s): s is string => s !== null);
     const rtt =
       media.minRttMs === null
         ? ''
-        : ` (lowest round trip ${Math.round(media.minRttMs)} ms${others.length > 0 ? `; ${others.join(', ')}` : ''})`;
+        : `; its lowest round trip was ${Math.round(media.minRttMs)} ms${others.length > 0 ? ` against ${others.join(', ')}` : ''}`;
     out.push(
       `player ${f.label} (port ${f.port}): the connection that carried most of its media opened at +${(media.openedS - startS).toFixed(1)} s, ` +
-        `after the primer left at +${(stopS - startS).toFixed(1)} s, so it never saw the queue dip when the primer left${rtt}`,
+        `after the primer left at +${(stopS - startS).toFixed(1)} s${rtt} (one that opens after the queue's dip keeps a higher lowest round trip, and cubic leans it ahead)`,
     );
   }
   return out;
