@@ -8,6 +8,7 @@
 // its request time. Pure: records in, rates out.
 
 import type { ContentInfo } from '../content/content-info';
+import { num } from '../testbed/jsonl';
 
 export type MediaKind = 'video' | 'audio';
 
@@ -40,8 +41,6 @@ export interface MediaRates {
 export function fileOf(url: string): string {
   return url.split('?')[0]?.split('/').pop() ?? '';
 }
-
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** When the origin was sending a response's body, epoch seconds; null if the line does not say. */
 export function sendingInterval(r: Record<string, unknown>): { fromS: number; toS: number } | null {

@@ -11,6 +11,7 @@
 import { Summary, summarize } from '../testbed/metrics';
 import type { Window } from '../testbed/metrics';
 import type { PlaybackStats } from '../../player/stats/types';
+import { num } from '../testbed/jsonl';
 
 /** One line of player-<port>.jsonl, loosely typed (fields depend on kind). */
 export type PlayerLine = Record<string, unknown> & { kind: string; t: number };
@@ -130,7 +131,6 @@ export interface PlayerSummary {
   readonly series: PlayerSeries;
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const maybe = (values: Array<number | null>): Summary | null => {
   const ok = values.filter((v): v is number => v !== null);
   return ok.length > 0 ? summarize(ok) : null;

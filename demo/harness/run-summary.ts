@@ -10,7 +10,7 @@
 
 import { existsSync, readFileSync, writeFileSync } from 'fs';
 import * as path from 'path';
-import { readJsonl } from '../testbed/jsonl';
+import { num, readJsonl } from '../testbed/jsonl';
 import { bytesInWindow, FlowSeries, meetTimeS, Summary, summarize, unfairness, Window } from '../testbed/metrics';
 import { readWireSeries } from '../testbed/wire-series';
 import { PRIMER_PORT } from './primer';
@@ -179,7 +179,6 @@ export function loadRunData(runDir: string): RunData {
   };
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const maybe = (values: Array<number | null>): Summary | null => {
   const ok = values.filter((v): v is number => v !== null);
   return ok.length > 0 ? summarize(ok) : null;

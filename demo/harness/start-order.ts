@@ -15,8 +15,7 @@
 
 import { sendingInterval } from './media-split';
 import type { RunRecord } from './run';
-
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+import { num } from '../testbed/jsonl';
 
 /** The connection of one server port that carried most of something, and what ss saw of it. */
 export interface BusiestConnection {
@@ -109,15 +108,21 @@ export function lateStartWarnings(
   const stopS = record.times.primerStopS;
   const startS = record.times.scheduleStartS;
   if (!record.settings.primer || record.status !== 'ok' || !stopS || startS === null) return [];
+  // Each flow's busiest connection, found once: players by their media in the access log, bulk flows by ss.
+  const busiest = new Map(
+    record.flows.map((f) => [
+      f.id,
+      f.role === 'player' ? busiestMediaConnection(origins[f.id] ?? [], ss, f.port) : busiestBySs(ss, f.port),
+    ]),
+  );
   const out: string[] = [];
   for (const f of record.flows) {
-    if (f.role !== 'player') continue;
-    const media = busiestMediaConnection(origins[f.id] ?? [], ss, f.port);
-    if (!media || media.openedS <= stopS) continue;
+    const media = busiest.get(f.id);
+    if (f.role !== 'player' || !media || media.openedS <= stopS) continue;
     const others = record.flows
       .filter((o) => o.id !== f.id)
       .map((o) => {
-        const c = o.role === 'player' ? busiestMediaConnection(origins[o.id] ?? [], ss, o.port) : busiestBySs(ss, o.port);
+        const c = busiest.get(o.id);
         return c && c.minRttMs !== null ? `${o.label}'s ${Math.round(c.minRttMs)} ms` : null;
       })
       .filter((s): s is string => s !== null);

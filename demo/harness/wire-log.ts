@@ -16,6 +16,7 @@
 // the previous one's end, and pipelining cannot be seen.
 
 import { fileOf } from './media-split';
+import { num } from '../testbed/jsonl';
 
 /** One logged request, in epoch milliseconds. */
 export interface WireRequest {
@@ -54,7 +55,6 @@ export interface Burst {
   readonly requestedBytes: number | null;
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 /**

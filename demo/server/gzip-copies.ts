@@ -21,21 +21,11 @@ function versionKey(f: OpenedFile): string {
   return `${f.realPath}\0${f.size}\0${f.mtime.getTime()}`;
 }
 
-async function readWhole(f: OpenedFile): Promise<Buffer> {
-  const buf = Buffer.alloc(f.size);
-  let at = 0;
-  while (at < f.size) {
-    const { bytesRead } = await f.handle.read(buf, at, f.size - at, at);
-    if (bytesRead === 0) break;
-    at += bytesRead;
-  }
-  return at === f.size ? buf : buf.subarray(0, at);
-}
-
 /** Whether `gz` decodes to exactly the bytes of `file` (false for anything that is not gzip). */
 async function decodesTo(gz: OpenedFile, file: OpenedFile): Promise<boolean> {
   if (file.size > MAX_CHECKED_BYTES || gz.size > MAX_CHECKED_BYTES) return false;
-  const [packed, plain] = await Promise.all([readWhole(gz), readWhole(file)]);
+  // Whole files from the start: nothing has read these handles but at explicit positions.
+  const [packed, plain] = await Promise.all([gz.handle.readFile(), file.handle.readFile()]);
   try {
     const unpacked = await gunzipAsync(packed, { maxOutputLength: MAX_CHECKED_BYTES + 1 });
     return unpacked.equals(plain);

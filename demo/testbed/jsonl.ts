@@ -1,6 +1,7 @@
 // JSON-lines files for the testbed's raw results: one JSON object per line,
 // appended as samples arrive, readable while a run is in progress, and parsed
-// back with the file name and line number in any error.
+// back with the file name and line number in any error; `num` reads one
+// numeric field of such a record.
 
 import { createWriteStream, readFileSync, WriteStream } from 'fs';
 
@@ -51,3 +52,6 @@ export function readJsonl<T = Record<string, unknown>>(path: string): T[] {
   }
   return out;
 }
+
+/** A record's field as a finite number, or null when it is missing, not a number, NaN or infinite. */
+export const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
