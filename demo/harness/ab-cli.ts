@@ -113,13 +113,18 @@ Time:
   --warmup W             discarded after the flows meet (default 90s)
   --schedule S           phases, e.g. video:60s,both,bulk:60s (paper Fig. 12); "both"
                          lasts warm-up + duration unless given a length (default both)
-  --primer LEAD[:OVERLAP]  one more bulk flow fills the queue LEAD before the run's flows start and
+  --primer LEAD[:[playing+]OVERLAP]
+                         one more bulk flow fills the queue LEAD before the run's flows start and
                          stops OVERLAP after the last of them started (OVERLAP default 20s; it must
                          end within the warm-up), so every connection of the run opens behind a full
-                         queue (e.g. 30s). Without it the first connections open on an idle link, and
-                         Linux cubic favours the flow that opened later by 5-20 points (README: "Which
-                         connection once saw an empty queue"). Not a flow of the run: left out of the
-                         fair share, the tables and the plots (the report names it in its settings)
+                         queue (e.g. 30s). With playing+ it stops OVERLAP after every player started
+                         playing (its media connections are open by then), at the latest 3 queue
+                         delays (at least 10 s) before measuring begins (e.g. 30s:playing+20s, for
+                         slow links, where a player takes tens of seconds to start). Without a primer
+                         the first connections open on an idle link, and Linux cubic favours the
+                         flow that opened later by 5-20 points (README: "Which connection once saw
+                         an empty queue"). Not a flow of the run: left out of the fair share, the
+                         tables and the plots (the report names it in its settings)
   --repeat N             repeats of every run (default 1; use >= 3 for reported figures)
 
 Comparison:
@@ -271,7 +276,7 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
   const parallel = parallelText === undefined ? 1 : parseInteger(parallelText, '--parallel', 1);
   if (parallel > MAX_PARALLEL) throw new UsageError(`--parallel: at most ${MAX_PARALLEL}, got ${parallel}`);
   if (primer) {
-    const problem = primerLeadProblem(primer, conditions);
+    const problem = primerLeadProblem(primer, conditions, warmupS);
     if (problem) throw new UsageError(problem);
   }
   const fullPlan = buildPlan({ settings, conditions, players, repeats, control, together: flag('together'), pairs });

@@ -41,6 +41,8 @@ export class PlayerSession {
   /** Page errors seen so far (uncaught exceptions in the page). */
   readonly pageErrors: string[] = [];
   readonly openedAtS: number;
+  /** When a poll first found the player playing (it reported its startup delay: the video's first `playing` event); null until then. */
+  playingSinceS: number | null = null;
 
   private constructor(
     readonly options: PlayerSessionOptions,
@@ -106,6 +108,7 @@ export class PlayerSession {
         for (const x of transfers ?? []) this.write({ ...x, kind: 'transfer', t });
         for (const x of trains ?? []) this.write({ ...x, kind: 'train', t });
         this.last = r;
+        if (this.playingSinceS === null && hasStartedPlaying(r)) this.playingSinceS = t;
       } catch (err) {
         this.write({ kind: 'poll-error', t, message: (err as Error).message });
       }
@@ -135,4 +138,9 @@ export class PlayerSession {
     this.closed = true;
     await this.writer.close();
   }
+}
+
+/** Whether a poll shows the player has started playing: it reported its startup delay (set at the video's first `playing` event). */
+export function hasStartedPlaying(r: Pick<ProbeResult, 'ready' | 'playback'>): boolean {
+  return r.ready && typeof r.playback?.startupDelayMs === 'number';
 }

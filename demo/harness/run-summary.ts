@@ -354,6 +354,24 @@ export function primerWarning(
   return bytes > 0 ? `the primer flow (port ${PRIMER_PORT}) still carried ${bytes} bytes inside the measured window` : null;
 }
 
+/**
+ * A primer that waited for playback (`--primer LEAD:playing+OVERLAP`) but
+ * had to leave at its latest, before every player had started playing (a
+ * media connection may have opened after it left), or null.
+ */
+export function primerPlaybackWarning(record: RunRecord): string | null {
+  const t = record.times;
+  if (record.settings.primer?.until !== 'playing' || record.status !== 'ok' || t.primerStoppedBy !== 'latest') return null;
+  if (!record.flows.some((f) => f.role === 'player')) return null;
+  const start = t.scheduleStartS;
+  const at = start !== null && t.primerStopS ? ` at +${(t.primerStopS - start).toFixed(1)} s` : '';
+  const playing =
+    t.primerPlayersPlayingS && start !== null
+      ? `the last player started playing at +${(t.primerPlayersPlayingS - start).toFixed(1)} s`
+      : 'a player had not started playing';
+  return `the primer left at its latest${at}, before it could stay ${record.settings.primer.overlapS} s past playback (${playing}); a longer --warmup gives it room`;
+}
+
 export function summarizeRun(data: RunData): RunSummary {
   const { record } = data;
   const ids = record.flows.map((f) => f.id);
@@ -364,6 +382,8 @@ export function summarizeRun(data: RunData): RunSummary {
   if (overload) warnings.push(overload);
   const primerLeft = primerWarning(record, data.wire, window, data.qdisc);
   if (primerLeft) warnings.push(primerLeft);
+  const primerEarly = primerPlaybackWarning(record);
+  if (primerEarly) warnings.push(primerEarly);
   warnings.push(...lateStartWarnings(record, data.origins ?? {}, data.ss));
   if ((record.concurrentRuns ?? 1) > 1)
     warnings.push(

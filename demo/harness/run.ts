@@ -45,7 +45,7 @@ import { HostRecord, hostNow, sourceVersion } from './host-info';
 import type { SprintExtension } from './extension';
 import { CommonSettings, FlowSpec, flowsOf, originIsH2, runLengthS, RunSpec } from './plan';
 import { PlayerSession } from './player-session';
-import { PRIMER_PORT, primerStopOffsetS } from './primer';
+import { PRIMER_PORT, primerLatestStopOffsetS, primerPlaybackDecision, PrimerStoppedBy, primerStopOffsetS } from './primer';
 import { PhaseName } from './schedule';
 import { TeardownStack } from './teardown';
 
@@ -89,6 +89,15 @@ export interface RunRecord {
     /** When the primer (primer.ts, `--primer`) was started and stopped (epoch seconds); absent without one. */
     readonly primerStartS?: number | null;
     readonly primerStopS?: number | null;
+    /**
+     * With `--primer LEAD:playing+OVERLAP`: when the last player started
+     * playing (epoch seconds; null if one had not when the primer stopped),
+     * and what stopped the primer: OVERLAP after that ('playing'), OVERLAP
+     * after the flows started because the players were playing by then
+     * ('schedule'), or its latest time before measuring ('latest').
+     */
+    readonly primerPlayersPlayingS?: number | null;
+    readonly primerStoppedBy?: PrimerStoppedBy | null;
     readonly endS: number;
   };
   readonly congestion: CongestionCheck | null;
@@ -211,10 +220,18 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     bulkStopS: null as number | null,
   };
   const primerTimes = { primerStartS: null as number | null, primerStopS: null as number | null };
+  const primerPlaying = settings.primer?.until === 'playing';
+  const primerPlayingTimes = { primerPlayersPlayingS: null as number | null, primerStoppedBy: null as PrimerStoppedBy | null };
   /** The primer as a bulk download of its own (not one of the run's flows). */
   const primerFlow: FlowSpec | null = settings.primer
     ? { id: String(PRIMER_PORT), port: PRIMER_PORT, slot: 'bulk', role: 'bulk', label: 'primer', player: null }
     : null;
+  /** The latest the primer stops, seconds from the schedule's start (primer.ts). */
+  const primerLatestStopS = !settings.primer
+    ? 0
+    : primerPlaying
+      ? primerLatestStopOffsetS(schedule, settings.warmupS, spec.condition)
+      : primerStopOffsetS(schedule, settings.primer);
   let status: RunStatus = 'ok';
   let error: string | null = null;
   let pollTimer: NodeJS.Timeout | null = null;
@@ -247,11 +264,21 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     bulkDone.set(flow.id, new Promise((resolve) => child.once('exit', (code) => resolve(code))));
     teardown.push(`bulk ${flow.id}`, () => (flow.id in bulkExitCodes ? undefined : stopBulk(flow)));
   };
-  const stopBulk = async (flow: FlowSpec): Promise<void> => {
+  /** Stops a bulk download once (the schedule, the primer's check and the teardown may all ask). */
+  const bulkStopping = new Map<string, Promise<void>>();
+  const stopBulk = (flow: FlowSpec): Promise<void> => {
     const pid = bulkPids.get(flow.id);
-    if (pid === undefined || !tb) return;
-    await tb.stop(pid, 3000);
-    bulkExitCodes[flow.id] = (await bulkDone.get(flow.id)) ?? null;
+    const testbed = tb;
+    if (pid === undefined || !testbed) return Promise.resolve();
+    let stopping = bulkStopping.get(flow.id);
+    if (!stopping) {
+      stopping = (async () => {
+        await testbed.stop(pid, 3000);
+        bulkExitCodes[flow.id] = (await bulkDone.get(flow.id)) ?? null;
+      })();
+      bulkStopping.set(flow.id, stopping);
+    }
+    return stopping;
   };
 
   try {
@@ -335,6 +362,36 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
 
     // The primer fills the queue before anything of the run opens a connection (primer.ts).
     const runStartMs = Date.now();
+    const players = flows.filter((f) => f.role === 'player').length;
+    /** Stops the primer once; with `--primer …:playing+…` records what stopped it. */
+    let primerStopping: Promise<void> | null = null;
+    const stopPrimer = (by: PrimerStoppedBy | null): Promise<void> => {
+      if (!primerFlow) return Promise.resolve();
+      primerStopping ??= (async () => {
+        primerTimes.primerStopS = Date.now() / 1000;
+        if (by) primerPlayingTimes.primerStoppedBy = by;
+        await stopBulk(primerFlow);
+      })();
+      return primerStopping;
+    };
+    /**
+     * With `--primer …:playing+…`: stops the primer once it is due
+     * (primer.ts); from the poll timer and from the schedule's events at
+     * its earliest and latest time. `atLeastS` (seconds from the schedule's
+     * start) is the event's own time, so the latest event always stops it.
+     */
+    const checkPrimer = (atLeastS = 0): Promise<void> => {
+      if (!primerPlaying || !settings.primer || scheduleStartS === null) return Promise.resolve();
+      if (primerStopping) return primerStopping;
+      const decision = primerPlaybackDecision(schedule, settings.primer, primerLatestStopS, {
+        players,
+        playingSinceS: sessions.map((x) => x.playingSinceS),
+        scheduleStartS,
+        nowS: Math.max(Date.now() / 1000, scheduleStartS + atLeastS),
+      });
+      primerPlayingTimes.primerPlayersPlayingS = decision.lastPlayingS;
+      return decision.stop ? stopPrimer(decision.stop) : Promise.resolve();
+    };
     // Polls the players (none before the video flows start) and ticks progress from the primer's start on.
     pollTimer = setInterval(() => {
       for (const s of sessions) {
@@ -344,13 +401,15 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
           stopEarly.abort();
         }
       }
+      // (a failure to stop it fails the run at the primer's latest event)
+      checkPrimer().catch(() => undefined);
       options.onTick?.(Math.min(runLengthS(settings), (Date.now() - runStartMs) / 1000));
     }, 1000);
     if (primerFlow && settings.primer) {
       primerTimes.primerStartS = runStartMs / 1000;
-      startBulk(primerFlow, settings.primer.leadS + primerStopOffsetS(schedule, settings.primer));
+      startBulk(primerFlow, settings.primer.leadS + primerLatestStopS);
       log(
-        `primer on port ${primerFlow.port}: ${settings.primer.leadS} s alone, then until ${settings.primer.overlapS} s after the last of the run's flows started`,
+        `primer on port ${primerFlow.port}: ${settings.primer.leadS} s alone, then until ${settings.primer.overlapS} s after ${primerPlaying ? `every player started playing (at the latest +${primerLatestStopS.toFixed(1)} s)` : "the last of the run's flows started"}`,
       );
       await sleepUntil(runStartMs + settings.primer.leadS * 1000, signal);
     }
@@ -424,16 +483,13 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
         if (!congestion.ok) warnings.push(`congestion control not verified: ${congestion.detail}`);
       },
     });
-    if (primerFlow && settings.primer) {
-      const flow = primerFlow;
-      events.push({
-        atS: primerStopOffsetS(schedule, settings.primer),
-        order: 5,
-        run: async () => {
-          primerTimes.primerStopS = Date.now() / 1000;
-          await stopBulk(flow);
-        },
-      });
+    if (primerFlow && settings.primer && !primerPlaying) {
+      events.push({ atS: primerLatestStopS, order: 5, run: () => stopPrimer(null) });
+    } else if (primerFlow && settings.primer) {
+      // Waiting for playback: at its earliest (players playing by then, or none) and at its latest; the poll timer in between.
+      const earliest = primerStopOffsetS(schedule, settings.primer);
+      events.push({ atS: earliest, order: 5, run: () => checkPrimer(earliest) });
+      events.push({ atS: primerLatestStopS, order: 5, run: () => checkPrimer(primerLatestStopS) });
     }
     if (video.some((f) => f.role === 'player')) {
       // Checked while the players still run (short schedules check earlier).
@@ -505,7 +561,15 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     testbed: tb
       ? { id: tb.names.id, namespaces: [tb.serverNs, tb.routerNs, tb.clientNs], topology: tb.settings, serverAddr: tb.serverAddr }
       : null,
-    times: { setupStartS, scheduleStartS, phases, ...kindTimes, ...(primerFlow ? primerTimes : {}), endS: Date.now() / 1000 },
+    times: {
+      setupStartS,
+      scheduleStartS,
+      phases,
+      ...kindTimes,
+      ...(primerFlow ? primerTimes : {}),
+      ...(primerFlow && primerPlaying ? primerPlayingTimes : {}),
+      endS: Date.now() / 1000,
+    },
     congestion,
     capture: captureSummary,
     samplers: samplerSummaries,

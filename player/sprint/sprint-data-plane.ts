@@ -91,6 +91,7 @@ import { applyTrainSettings } from '../dash/train-settings';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler } from '../dash/loader-types';
 import { installSchedulerHook, type SchedulerHandle } from '../dash/scheduler-hook';
 import { EstimateHub } from '../estimates/estimate-hub';
+import { announcedLength, timeLimitVerdict } from './time-limit';
 import { BusyPeriodMeter, type BusySample } from '../../src/estimators/busy-period';
 import { KernelByteMeter, sampleSpanSec } from '../../src/estimators/kernel-bytes';
 
@@ -773,6 +774,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       ticket: null,
       reissues: 0,
       clockFromMs: null,
+      graceCounted: false,
       failedBytes: 0,
       error: null,
       record,
@@ -1114,6 +1116,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
    * again lower instead of the train waiting on it for good. On one
    * connection a response cannot begin before the ones ahead of it have
    * ended, so its clock starts when it reaches the head of the pipeline.
+   * A response still arriving that would be in sooner than a new request
+   * could bring anything gets to finish, within a bound (time-limit.ts).
    */
   private checkTimeouts(now: number): void {
     const oneConnection = this.transport.oneConnection === true;
@@ -1126,10 +1130,25 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         if (oneConnection && i > 0) continue;
         e.clockFromMs = oneConnection ? Math.max(e.sentMs, this.wire(e.type).lastByteMs) : e.sentMs;
       }
-      if (now - e.clockFromMs <= limit) continue;
+      const verdict = timeLimitVerdict({
+        limitMs: limit,
+        clockFromMs: e.clockFromMs,
+        nowMs: now,
+        bytes: e.bytes,
+        expectedBytes: e.range ? e.expectedBytes : announcedLength(e.headers),
+        lastByteMs: e.lastByteMs,
+        rttSec: this.estimates.rttSec(),
+      });
+      if (verdict === 'running') continue;
+      if (verdict === 'grace') {
+        if (!e.graceCounted) this.ctx?.stats.count('sprint.timeoutGrace');
+        e.graceCounted = true;
+        continue;
+      }
       e.ticket?.cancel();
       this.ctx?.stats.count('sprint.timeouts');
-      this.onError(e, `timed out after ${limit} ms with ${e.bytes} bytes in (dash.js fragmentRequestTimeout)`, false);
+      const over = e.graceCounted ? `, ${Math.round(now - e.clockFromMs)} ms with its grace,` : '';
+      this.onError(e, `timed out after ${limit} ms${over} with ${e.bytes} bytes in (dash.js fragmentRequestTimeout)`, false);
     }
   }
 

@@ -44,6 +44,8 @@ export interface Entry {
    * ahead of it had ended; null until then.
    */
   clockFromMs: number | null;
+  /** Whether its time limit's grace (time-limit.ts) was counted (`sprint.timeoutGrace`, once per request). */
+  graceCounted: boolean;
   /** Body bytes the request had received when it failed (its pieces are discarded), for the segment rescue. */
   failedBytes: number;
   error: string | null;

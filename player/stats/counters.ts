@@ -10,6 +10,8 @@ export const COUNTERS = {
   'sprint.reserveResumes':
     "trains begun above the player's own resume level because the restart reserve asked for more buffer (src/train/restart-reserve.ts)",
   'sprint.timeouts': "requests cancelled at dash.js's fragment request timeout (failed back as timed out: the segment rescue steps down)",
+  'sprint.timeoutGrace':
+    "requests let past dash.js's fragment request timeout because their response was still arriving and would be in sooner than a new request could bring anything (player/sprint/time-limit.ts); one that then fails counts in sprint.timeouts too",
   'sprint.audioOnTrain': "audio segments carried on the train's connection (sprintAudio 'train')",
   'sprint.audioPipelined':
     'audio segments requested while an earlier audio request was still in flight on the connection (audio pipelined in presentation order with the video)',

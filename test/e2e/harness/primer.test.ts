@@ -7,14 +7,18 @@
 // RTT near zero (their lowest RTT, `ss`'s min RTT, is a good part of the
 // queue's 0.7 s) — the point of the primer. The same control without the
 // primer is run too, to show the RTT check can fail: there both flows open
-// on an idle link (lowest RTT ≈ 0). No fair-share figure is asserted.
+// on an idle link (lowest RTT ≈ 0). And a stock player with
+// `--primer 8s:playing+4s`: the primer leaves 4 s after the player's log
+// first shows it playing, before measuring. No fair-share figure is asserted.
 // Needs `npm run build` first.
 
-import { existsSync, mkdtempSync, rmSync } from 'fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { checkCanRun, runAb, AbResult } from '../../../demo/harness/ab';
 import { parseAbArgs } from '../../../demo/harness/ab-cli';
+import type { ProbeResult } from '../../../demo/harness/page-probe';
+import { hasStartedPlaying } from '../../../demo/harness/player-session';
 import { PRIMER_PORT } from '../../../demo/harness/primer';
 import { readWireSeries } from '../../../demo/testbed/wire-series';
 
@@ -117,5 +121,81 @@ describe('sprint ab --primer (root)', () => {
   it('left no namespace behind', () => {
     for (const r of [...result.made, ...without.made])
       for (const ns of r.testbed!.namespaces) expect(existsSync(`/var/run/netns/${ns}`)).toBe(false);
+  });
+});
+
+// `--primer LEAD:playing+OVERLAP`: the primer stays until OVERLAP after the
+// player started playing, as the player's own log shows it (its first poll
+// with a startup delay), and leaves before measuring begins.
+describe('sprint ab --primer …:playing+… (root)', () => {
+  let dir: string;
+  let result: AbResult;
+  const args = [
+    '--players',
+    'stock',
+    '--set',
+    'test',
+    '--rate',
+    '3mbit',
+    '--queue',
+    '256kb',
+    '--bulk',
+    '1',
+    '--duration',
+    '10s',
+    '--warmup',
+    '45s',
+    '--repeat',
+    '1',
+    '--no-control',
+    '--primer',
+    '8s:playing+4s',
+  ];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'sprint-ab-primer-playing-'));
+    const parsed = parseAbArgs([...args, '--results', path.join(dir, 'results')]);
+    const problems = await checkCanRun(parsed.plan);
+    if (problems.length > 0) throw new Error(`cannot run the primer test here:\n  - ${problems.join('\n  - ')}`);
+    result = await runAb({
+      resultsDir: parsed.resultsDir,
+      plan: parsed.plan,
+      argv: args,
+      defaultAbr: parsed.defaultAbr,
+      progress: { write: () => undefined },
+    });
+  }, 180_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stopped the primer OVERLAP after the player started playing, before measuring began', () => {
+    expect(result.status).toBe('ok');
+    const run = result.made[0]!;
+    expect(run.status).toBe('ok');
+    const t = run.times;
+    const runDir = path.join(dir, 'results', run.spec.dir);
+    const polls = readFileSync(path.join(runDir, 'player-8001.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as ProbeResult & { kind: string; t: number });
+    const firstPlaying = polls.find((p) => p.kind === 'poll' && hasStartedPlaying(p));
+    expect(firstPlaying).toBeDefined();
+    expect(t.primerPlayersPlayingS).toBe(firstPlaying!.t);
+    expect(['playing', 'schedule']).toContain(t.primerStoppedBy);
+    expect(t.primerStopS! - t.primerPlayersPlayingS!).toBeGreaterThanOrEqual(4);
+    expect(t.primerStopS! - t.scheduleStartS!).toBeGreaterThanOrEqual(4);
+    const summary = result.report!.runs[0]!;
+    expect(summary.window!.fromS).toBeGreaterThan(t.primerStopS!);
+    const wire = readWireSeries(path.join(runDir, 'wire.jsonl'), 'bytes');
+    const binOf = (s: number): number => Math.floor((s - wire.t0S) / wire.binS);
+    const primer = wire.bytes[String(PRIMER_PORT)] ?? [];
+    expect(primer.slice(binOf(summary.window!.fromS), binOf(summary.window!.toS)).reduce((a, b) => a + b, 0)).toBe(0);
+    expect(summary.warnings.filter((w) => /primer/.test(w))).toEqual([]);
+  });
+
+  it('left no namespace behind', () => {
+    for (const r of result.made) for (const ns of r.testbed!.namespaces) expect(existsSync(`/var/run/netns/${ns}`)).toBe(false);
   });
 });

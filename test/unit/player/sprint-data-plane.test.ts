@@ -257,6 +257,44 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
     });
   });
 
+  // A response still arriving past the time limit, whose remaining bytes
+  // would be in sooner than a new request could bring anything, gets to
+  // finish (player/sprint/time-limit.ts); one that would take longer still
+  // fails at the limit. The origin's pace decides which: 10 KB in 1.2 s or in
+  // 5 s against a 0.5 s limit (the data plane checks twice a second, and a
+  // new request is taken to need at least 1 s).
+  it('lets a response still arriving finish past the time limit when it is nearly in', async () => {
+    const origin = { rateLimitBitsPerSec: (SEGMENT * 8) / 1.2, rateLimitPieceBytes: 1024 };
+    await withPlane({ origin }, async ({ base, stats, load }) => {
+      const seg = segmentRequest(`${base}/video.m4s`, 'video', 0);
+      seg.request.timeout = 500;
+      load(seg);
+      await seg.ended;
+      expect(seg.response.status).toBe(206);
+      expect(Buffer.from(seg.response.data as ArrayBuffer).equals(fx.video.subarray(0, SEGMENT))).toBe(true);
+      expect(stats.counters['sprint.timeoutGrace']).toBe(1);
+      expect(stats.counters['sprint.timeouts']).toBeUndefined();
+      expect(stats.segments.toArray().map((x) => x.status)).toEqual(['ok']);
+    });
+  });
+
+  it('still fails a response at the time limit when the rest of it would take longer than asking again', async () => {
+    const origin = { rateLimitBitsPerSec: (SEGMENT * 8) / 5, rateLimitPieceBytes: 1024 };
+    await withPlane({ origin }, async ({ stats, base, load }) => {
+      const seg = segmentRequest(`${base}/video.m4s`, 'video', 0);
+      seg.request.timeout = 500;
+      load(seg);
+      await seg.ended;
+      expect(seg.response.status).toBe(0);
+      const failure = seg.request.customData.sprintFailure as { timedOut: boolean; bytes: number };
+      expect(failure.timedOut).toBe(true);
+      expect(failure.bytes).toBeGreaterThan(0);
+      expect(failure.bytes).toBeLessThan(SEGMENT);
+      expect(stats.counters['sprint.timeouts']).toBe(1);
+      expect(stats.counters['sprint.timeoutGrace']).toBeUndefined();
+    });
+  });
+
   // A failed request goes back to dash.js only after the requests queued
   // behind it were aborted, latest first: dash.js then asks again from the
   // segment after the failed one (or from the failed one, when the segment
