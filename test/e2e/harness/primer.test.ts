@@ -42,28 +42,29 @@ const ARGS = [
 ];
 const PRIMER = ['--primer', '8s:5s'];
 
+/** Runs `sprint ab` with these arguments into a results folder. */
+async function runInto(resultsDir: string, args: string[]): Promise<AbResult> {
+  const parsed = parseAbArgs([...args, '--results', resultsDir]);
+  const problems = await checkCanRun(parsed.plan);
+  if (problems.length > 0) throw new Error(`cannot run the primer test here:\n  - ${problems.join('\n  - ')}`);
+  return runAb({
+    resultsDir: parsed.resultsDir,
+    plan: parsed.plan,
+    argv: args,
+    defaultAbr: parsed.defaultAbr,
+    progress: { write: () => undefined },
+  });
+}
+
 describe('sprint ab --primer (root)', () => {
   let dir: string;
   let result: AbResult;
   let without: AbResult;
 
-  const run = async (args: string[], name: string): Promise<AbResult> => {
-    const parsed = parseAbArgs([...args, '--results', path.join(dir, name)]);
-    const problems = await checkCanRun(parsed.plan);
-    if (problems.length > 0) throw new Error(`cannot run the primer test here:\n  - ${problems.join('\n  - ')}`);
-    return runAb({
-      resultsDir: parsed.resultsDir,
-      plan: parsed.plan,
-      argv: args,
-      defaultAbr: parsed.defaultAbr,
-      progress: { write: () => undefined },
-    });
-  };
-
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'sprint-ab-primer-'));
-    result = await run([...ARGS, ...PRIMER], 'results');
-    without = await run(ARGS, 'without');
+    result = await runInto(path.join(dir, 'results'), [...ARGS, ...PRIMER]);
+    without = await runInto(path.join(dir, 'without'), ARGS);
   }, 240_000);
 
   afterAll(() => {
@@ -154,16 +155,7 @@ describe('sprint ab --primer …:playing+… (root)', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'sprint-ab-primer-playing-'));
-    const parsed = parseAbArgs([...args, '--results', path.join(dir, 'results')]);
-    const problems = await checkCanRun(parsed.plan);
-    if (problems.length > 0) throw new Error(`cannot run the primer test here:\n  - ${problems.join('\n  - ')}`);
-    result = await runAb({
-      resultsDir: parsed.resultsDir,
-      plan: parsed.plan,
-      argv: args,
-      defaultAbr: parsed.defaultAbr,
-      progress: { write: () => undefined },
-    });
+    result = await runInto(path.join(dir, 'results'), args);
   }, 180_000);
 
   afterAll(() => {
