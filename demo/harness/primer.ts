@@ -171,9 +171,10 @@ export function parsePrimer(text: string, warmupS: number): PrimerSettings {
       `--primer: ${JSON.stringify(text)} must be LEAD or LEAD:OVERLAP or LEAD:playing+OVERLAP, e.g. 30s, 30s:20s or 30s:playing+20s`,
     );
   }
-  const playing = parts.length === 2 && /^\s*playing\s*\+/.test(parts[1] as string);
-  if (playing) parts[1] = (parts[1] as string).replace(/^\s*playing\s*\+/, '');
-  if (parts.length === 2 && (parts[1] as string).trim() === '')
+  // LEAD:playing+OVERLAP counts the overlap from playback
+  const overlapText = parts[1]?.replace(/^\s*playing\s*\+/, '');
+  const playing = overlapText !== parts[1];
+  if (overlapText?.trim() === '')
     throw new UsageError(`--primer: ${JSON.stringify(text)} gives no overlap after "playing+", e.g. 30s:playing+20s`);
   const secs = (part: string, name: string): number => {
     try {
@@ -183,7 +184,7 @@ export function parsePrimer(text: string, warmupS: number): PrimerSettings {
     }
   };
   const leadS = secs(parts[0] as string, '--primer lead');
-  const overlapS = parts.length === 2 ? secs(parts[1] as string, '--primer overlap') : DEFAULT_PRIMER_OVERLAP_S;
+  const overlapS = overlapText !== undefined ? secs(overlapText, '--primer overlap') : DEFAULT_PRIMER_OVERLAP_S;
   if (!(leadS >= 5)) throw new UsageError(`--primer: a lead of ${leadS} s cannot fill the queue; give at least 5 s`);
   if (!(overlapS >= 1))
     throw new UsageError(`--primer: an overlap of ${overlapS} s leaves before the flows have opened; give at least 1 s`);
