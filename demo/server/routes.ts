@@ -116,7 +116,9 @@ async function filePlan(
   if (r.kind === 'bad-path') return errorPlan(400, `${shownPath}: ${r.reason}`, { noCors: o.noCors, head });
   let gz: OpenedFile | null;
   try {
-    gz = media ? null : await gzipCopyOf(root, urlPath, r);
+    gz = media
+      ? null
+      : await gzipCopyOf(root, urlPath, r, (why) => o.onServerError(`${shownPath}.gz ${why}: ${shownPath} is sent uncompressed`));
   } catch (err) {
     await r.handle.close();
     throw err;

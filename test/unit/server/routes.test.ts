@@ -266,6 +266,25 @@ describe('gzip copies of page files', () => {
     }
   });
 
+  test('a copy that fails its check is reported once, naming the file', async () => {
+    // Files of their own: the origin remembers verdicts per version of the two files.
+    fs.writeFileSync(path.join(fx.distDir, 'reported.js'), 'window.Reported=2;\n');
+    fs.writeFileSync(path.join(fx.distDir, 'reported.js.gz'), gzipSync('window.Reported=1;\n'));
+    const heard: string[] = [];
+    const own = await startOrigin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, onServerError: (m) => heard.push(m) });
+    try {
+      for (let i = 0; i < 2; i += 1) {
+        const r = await fetchRaw(own.port, request('/dist/reported.js', { 'Accept-Encoding': 'gzip' }));
+        expect(r.body.toString()).toBe('window.Reported=2;\n');
+      }
+      expect(heard).toEqual([
+        '/dist/reported.js.gz decodes to other bytes than the file (a copy from an older build?): /dist/reported.js is sent uncompressed',
+      ]);
+    } finally {
+      await own.close();
+    }
+  });
+
   test('a file replaced after its copy was checked is sent as it is now', async () => {
     const file = path.join(fx.distDir, 'player.js');
     expect((await get('/dist/player.js', { 'Accept-Encoding': 'gzip' })).headers.get('content-encoding')).toBe('gzip');
