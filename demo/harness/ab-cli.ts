@@ -20,6 +20,7 @@ import {
   buildPlan,
   checkAbr,
   CommonSettings,
+  originIsNginx,
   parsePairs,
   parsePlayers,
   Plan,
@@ -55,6 +56,7 @@ const SPEC: OptionsSpec = {
   control: { kind: 'flag' },
   'no-control': { kind: 'flag' },
   together: { kind: 'flag' },
+  'preload-pages': { kind: 'flag' },
   pairs: { kind: 'value' },
   results: { kind: 'value' },
   resume: { kind: 'flag' },
@@ -125,6 +127,13 @@ Time:
                          flow that opened later by 5-20 points (README: "Which connection once saw
                          an empty queue"). Not a flow of the run: left out of the fair share, the
                          tables and the plots (the report names it in its settings)
+  --preload-pages        load every player page and the player bundle on the idle link before
+                         anything of the run starts (before the primer), close the connections
+                         they used (the players' origin closes them on a signal; ours only, not
+                         nginx), and create each player at its scheduled start: its manifest and
+                         media connections still open behind the queue, but the page does not
+                         have to cross it (deep queues, e.g. 1.5 Mbit/s x 1536 KB, where the
+                         bundle cannot cross a full queue in a minute)
   --repeat N             repeats of every run (default 1; use >= 3 for reported figures)
 
 Comparison:
@@ -258,6 +267,8 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
   const pageQuery = v('page-query') ?? '';
   if (/[#\s]/.test(pageQuery))
     throw new UsageError(`--page-query: ${JSON.stringify(pageQuery)} must be a URL query such as key=value&key2=value2`);
+  if (new URLSearchParams(pageQuery).has('hold'))
+    throw new UsageError("--page-query: hold is the harness's own (--preload-pages holds every page until its player is due)");
 
   const settings: CommonSettings = {
     bulkFlows,
@@ -271,7 +282,13 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
     measureS,
     schedule,
     ...(primer ? { primer } : {}),
+    ...(flag('preload-pages') ? { pagePreload: true as const } : {}),
   };
+  if (settings.pagePreload && originIsNginx(settings.origin)) {
+    throw new UsageError(
+      `--preload-pages needs our origin (--origin ours or h2): it closes the preloaded pages' connections on a signal nginx does not have`,
+    );
+  }
   const parallelText = v('parallel');
   const parallel = parallelText === undefined ? 1 : parseInteger(parallelText, '--parallel', 1);
   if (parallel > MAX_PARALLEL) throw new UsageError(`--parallel: at most ${MAX_PARALLEL}, got ${parallel}`);
@@ -280,6 +297,8 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
     if (problem) throw new UsageError(problem);
   }
   const fullPlan = buildPlan({ settings, conditions, players, repeats, control, together: flag('together'), pairs });
+  if (settings.pagePreload && !fullPlan.variants.some((x) => x.players.length > 0))
+    throw new UsageError('--preload-pages: the plan has no player whose page could be preloaded');
   const shardText = v('shard');
   const sliced = shardText === undefined ? null : shardPlan(fullPlan, parseShard(shardText));
   return {
@@ -308,6 +327,7 @@ export function describePlan(parsed: ParsedAb): string {
     `each run: schedule ${formatSchedule(s.schedule)} (${durationLabel(runS)}), warm-up ${durationLabel(s.warmupS)}, measured ${durationLabel(s.measureS)}; ` +
       `${s.bulkFlows} bulk, cc ${s.congestionControl}, delay ${s.delayMs} ms, content ${s.contentSet}/${s.layout}, abr ${parsed.defaultAbr}`,
     ...(s.primer ? [describePrimer(s.primer)] : []),
+    ...(s.pagePreload ? ['player pages preloaded on the idle link before the run starts; players created at their scheduled start'] : []),
     `conditions: ${p.conditions.map((c) => c.key).join(', ')}`,
     ...(parsed.shard
       ? [

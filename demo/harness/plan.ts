@@ -81,6 +81,13 @@ export interface CommonSettings {
   readonly schedule: Schedule;
   /** A primer flow before the schedule (primer.ts, `--primer`); absent = none (the key is left out so older folders' plans still match on --resume). */
   readonly primer?: PrimerSettings;
+  /**
+   * `--preload-pages`: every player page is loaded (held, `hold=1`) on the idle
+   * link before anything of the run starts, the players' origins then close
+   * the page's connections, and each player is created at its scheduled start;
+   * absent = off (left out so older folders' plans still match on --resume).
+   */
+  readonly pagePreload?: true;
 }
 
 /** How long one run lasts from the first flow to the end of the schedule, seconds (the primer's lead included). */
@@ -161,10 +168,10 @@ export function parsePlayers(text: string, defaultAbr: string): PlayerSpec[] {
       q >= 0 &&
       (query === '' ||
         /[#\s]/.test(query) ||
-        [...new URLSearchParams(query).keys()].some((k) => k === '' || ['mode', 'abr', 'set', 'layout'].includes(k)))
+        [...new URLSearchParams(query).keys()].some((k) => k === '' || ['mode', 'abr', 'set', 'layout', 'hold'].includes(k)))
     ) {
       throw new UsageError(
-        `--players: ${JSON.stringify(item)}: the part after ? must be a page query such as sxswitch=immediate (not mode, abr, set or layout)`,
+        `--players: ${JSON.stringify(item)}: the part after ? must be a page query such as sxswitch=immediate (not mode, abr, set, layout or hold)`,
       );
     }
     const [mode, abr, extra] = base.split('/');

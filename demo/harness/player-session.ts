@@ -3,11 +3,15 @@
 // origin port, polled once a second for `window.sprintPlayer.stats()`
 // (page-probe.ts). Everything goes to one JSON-lines file per player:
 //   {"kind":"open",…}      the URL and what was asked for
+//   {"kind":"release",…}   with --preload-pages: when the held page created its player
 //   {"kind":"poll",…}      playback state, mode in force and why, estimates, counters
 //   {"kind":"segment"|"transfer"|"train",…}  each record once, when it has ended
 //                          (transfers and trains still open at the end once more, with openAtEnd)
 //   {"kind":"console"|"pageerror",…}         the page's own log (bounded)
 //   {"kind":"poll-error"|"close",…}
+// With --preload-pages (preload()) the page is opened with `hold=1` before
+// the run starts, loads on the idle link and waits; release() creates its
+// player at the scheduled start (demo/page/demo.ts).
 // Paper §V-A: the data plane is judged on the wire, the control plane by the
 // bitrate, buffer and rebuffering the player itself reports.
 
@@ -18,6 +22,17 @@ import { PROBE_EXPRESSION, ProbeResult } from './page-probe';
 
 /** Console lines kept per page (the data plane logs each cancellation and fallback). */
 export const MAX_CONSOLE_LINES = 5000;
+
+/** True once a held page (demo/page/demo.ts, `hold=1`) has loaded and waits to be released. */
+const HELD_EXPRESSION = "typeof window.sprintRelease === 'function'";
+/** Releases a held page: it creates its player. */
+const RELEASE_EXPRESSION = `(() => {
+  if (typeof window.sprintRelease !== 'function') throw new Error('window.sprintRelease is gone: the page was released already or reloaded');
+  window.sprintRelease();
+})()`;
+
+/** How long a preloaded page (`hold=1`, on the idle link) may take to load and be ready to release. */
+export const PRELOAD_TIMEOUT_S = 60;
 
 export interface PlayerSessionOptions {
   readonly url: string;
@@ -40,7 +55,8 @@ export class PlayerSession {
   last: ProbeResult | null = null;
   /** Page errors seen so far (uncaught exceptions in the page). */
   readonly pageErrors: string[] = [];
-  readonly openedAtS: number;
+  /** When the page was opened, or, preloaded, when its player was released (page errors count from here). */
+  openedAtS: number;
   /** When a poll first found the player playing (it reported its startup delay: the video's first `playing` event); null until then. */
   playingSinceS: number | null = null;
 
@@ -55,6 +71,40 @@ export class PlayerSession {
 
   /** Opens a window on the player page; returns once navigation has been started (not finished). */
   static async open(browser: NamespaceBrowser, options: PlayerSessionOptions): Promise<PlayerSession> {
+    const session = await PlayerSession.openWindow(browser, options);
+    // Navigation finishes in the background: the page loads through the bottleneck.
+    session.page.goto(options.url, { waitUntil: 'domcontentloaded', timeout: 120000 }).catch((err: Error) => {
+      if (!session.closed) session.write({ kind: 'poll-error', t: Date.now() / 1000, message: `navigation: ${err.message}` });
+    });
+    return session;
+  }
+
+  /**
+   * Opens a window on a held player page (`options.url` has `hold=1`) and
+   * waits, PRELOAD_TIMEOUT_S in all, until it has loaded, can be released
+   * (window.sprintRelease) and has had no request in flight for half a
+   * second; throws a clear error otherwise (the session's file is finished).
+   */
+  static async preload(browser: NamespaceBrowser, options: PlayerSessionOptions): Promise<PlayerSession> {
+    const session = await PlayerSession.openWindow(browser, options);
+    const deadline = Date.now() + PRELOAD_TIMEOUT_S * 1000;
+    const left = (): number => Math.max(1, deadline - Date.now());
+    try {
+      await session.page.goto(options.url, { waitUntil: 'load', timeout: left() });
+      // demo-page.js defines it before the load event, or never (hold=1 not read, a page error).
+      if ((await session.page.evaluate(HELD_EXPRESSION)) !== true) throw new Error('the page loaded but window.sprintRelease is missing');
+      await session.page.waitForNetworkIdle({ idleTime: 500, timeout: left() });
+    } catch (err) {
+      const why = session.pageErrors.length > 0 ? `page error: ${session.pageErrors[0]}` : (err as Error).message;
+      await session.abandon();
+      throw new Error(
+        `player ${options.label} (port ${options.port}): the held page was not ready within ${PRELOAD_TIMEOUT_S} s on the idle link: ${why} (${options.url})`,
+      );
+    }
+    return session;
+  }
+
+  private static async openWindow(browser: NamespaceBrowser, options: PlayerSessionOptions): Promise<PlayerSession> {
     const page = await browser.newWindow();
     const writer = new JsonlWriter(options.out);
     const session = new PlayerSession(options, page, writer);
@@ -73,11 +123,14 @@ export class PlayerSession {
       mode: options.mode,
       abr: options.abr,
     });
-    // Navigation finishes in the background: the page loads through the bottleneck.
-    page.goto(options.url, { waitUntil: 'domcontentloaded', timeout: 120000 }).catch((err: Error) => {
-      if (!session.closed) session.write({ kind: 'poll-error', t: Date.now() / 1000, message: `navigation: ${err.message}` });
-    });
     return session;
+  }
+
+  /** A preloaded page creates its player now (window.sprintRelease); errors are the page's, thrown. */
+  async release(): Promise<void> {
+    this.openedAtS = Date.now() / 1000;
+    this.write({ kind: 'release', t: this.openedAtS });
+    await this.page.evaluate(RELEASE_EXPRESSION);
   }
 
   private write(record: object): void {

@@ -52,6 +52,7 @@ export function settingsSentence(manifest: AbManifest): string {
     `Schedule ${formatSchedule(s.schedule)}: the first ${durationLabel(s.warmupS)} after the flows meet are discarded, ` +
     `${durationLabel(s.measureS)} measured. ` +
     `${s.primer ? `${describePrimer(s.primer).replace(/^primer: a bulk flow/, 'A primer bulk flow (not counted)')}. ` : ''}` +
+    `${s.pagePreload ? 'Player pages were loaded on the idle link before each run and their connections closed; each player was created at its scheduled start (its startup delay counts from there, without the page load). ' : ''}` +
     `${n} repeat${n === 1 ? '' : 's'}. ` +
     'Fair share = total measured throughput ÷ number of flows (paper §V-A), measured on the wire after the bottleneck ' +
     '(TCP payload, 100 ms bins per server port). ' +

@@ -15,6 +15,14 @@
 // primer's bulk-9900.jsonl and origin-9900.log, started before the
 // schedule). run-summary.ts turns them into figures.
 //
+// With `--preload-pages` every player page is opened held (`hold=1`) once the
+// browser is up, before the primer or any flow: it loads the page and the
+// player bundle on the idle link; then each player's origin is sent SIGUSR2,
+// which closes the connections the page used (demo/server/cli.ts; `ss` then
+// checks that none is left, asking once more if one is), and at the
+// video start each page is released and creates its player, whose manifest
+// and media connections open behind the queue like any other.
+//
 // With an HTTPS + HTTP/2 players' origin (`--origin h2` or `nginx-h2`) each
 // run makes its own self-signed certificate for the server address (in a
 // private temporary directory removed when the run ends), the player URLs are
@@ -31,10 +39,11 @@ import * as path from 'path';
 import { WireCapture, WireCaptureSummary } from '../testbed/capture';
 import { CongestionCheck } from '../testbed/congestion';
 import { DelayStats } from '../testbed/delay-element';
-import { distScript, startOriginProcess } from '../testbed/origin-process';
+import { distScript, OriginProcess, startOriginProcess } from '../testbed/origin-process';
 import { startQdiscSampler } from '../testbed/qdisc-sampler';
 import { SamplerSummary } from '../testbed/sampler';
 import { startSsSampler } from '../testbed/ss-sampler';
+import { parseSsOutput } from '../testbed/ss-parse';
 import { createTestbed, ResolvedTopology, Testbed } from '../testbed/topology';
 import { repoRoot } from '../testbed/delay-element';
 import { spkiTrustFlags } from '../chromium-flags';
@@ -54,6 +63,8 @@ export const RUN_VERSION = 1;
 
 /** How long a player page may take to create `window.sprintPlayer` before the run fails. */
 export const PLAYER_READY_TIMEOUT_S = 60;
+/** With `--preload-pages`: how long to wait after asking the origins to close the pages' connections. */
+export const PRELOAD_SETTLE_MS = 1000;
 /** When to check the server's congestion control on the live flows, seconds after the competition starts. */
 export const CC_CHECK_AFTER_S = 5;
 
@@ -98,6 +109,15 @@ export interface RunRecord {
      */
     readonly primerPlayersPlayingS?: number | null;
     readonly primerStoppedBy?: PrimerStoppedBy | null;
+    /**
+     * With `--preload-pages`: when every held page was ready and when their
+     * origins were last asked to close the pages' connections (epoch
+     * seconds), and how many connections to the players' ports `ss` still
+     * showed established after that (0 when it worked; more gets a warning).
+     */
+    readonly pagesPreloadedS?: number | null;
+    readonly pageCloseRequestedS?: number | null;
+    readonly pageConnectionsLeft?: number | null;
     readonly endS: number;
   };
   readonly congestion: CongestionCheck | null;
@@ -220,6 +240,15 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     bulkStopS: null as number | null,
   };
   const primerTimes = { primerStartS: null as number | null, primerStopS: null as number | null };
+  const preloadTimes = {
+    pagesPreloadedS: null as number | null,
+    pageCloseRequestedS: null as number | null,
+    pageConnectionsLeft: null as number | null,
+  };
+  /** Preloaded pages by flow id, released at the video start. */
+  const held = new Map<string, PlayerSession>();
+  /** The players' origin processes by port (SIGUSR2 after preloading). */
+  const playerOrigins = new Map<number, OriginProcess>();
   const primerPlaying = settings.primer?.until === 'playing';
   const primerPlayingTimes = { primerPlayersPlayingS: null as number | null, primerStoppedBy: null as PrimerStoppedBy | null };
   /** The primer as a bulk download of its own (not one of the run's flows). */
@@ -281,6 +310,72 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     return stopping;
   };
 
+  /** The player page's URL for a flow (held with `--preload-pages`). */
+  const pageUrl = (testbed: Testbed, f: FlowSpec & { player: NonNullable<FlowSpec['player']> }): string => {
+    const url = new URL(playerUrl(testbed.serverAddr, f.port, settings, f.player.mode, f.player.abr, options.pageQuery, f.player.query));
+    if (settings.pagePreload) url.searchParams.set('hold', '1');
+    return url.toString();
+  };
+  const sessionOptions = (testbed: Testbed, f: FlowSpec & { player: NonNullable<FlowSpec['player']> }) => ({
+    url: pageUrl(testbed, f),
+    out: file(`player-${f.port}.jsonl`),
+    label: f.label,
+    port: f.port,
+    mode: f.player.mode,
+    abr: f.player.abr,
+  });
+  /** A player session is closed through the browser while it and the testbed are up, else only its files are finished. */
+  const closeOnTeardown = (session: PlayerSession): void =>
+    teardown.push(`player ${session.options.label}`, () =>
+      browser && !browserLost && tb && !tb.destroyed ? session.close() : session.abandon(),
+    );
+  /**
+   * `--preload-pages`: opens every player's page held, waits until all have
+   * loaded on the idle link, then has each player's origin close the
+   * connections the page used (SIGUSR2), so no connection of the run is one
+   * that opened before the queue was full.
+   */
+  const preloadPages = async (b: NamespaceBrowser, testbed: Testbed): Promise<void> => {
+    const players = flows.filter(
+      (f): f is FlowSpec & { player: NonNullable<FlowSpec['player']> } => f.slot === 'video' && f.player !== null,
+    );
+    for (const f of players) {
+      const session = await PlayerSession.preload(b, sessionOptions(testbed, f));
+      held.set(f.id, session);
+      closeOnTeardown(session);
+    }
+    preloadTimes.pagesPreloadedS = Date.now() / 1000;
+    const ports = new Set(players.map((f) => f.port));
+    const established = async (): Promise<number> =>
+      parseSsOutput(await testbed.run(testbed.serverNs, 'ss', ['-tinH', 'state', 'established'], 5000), Date.now() / 1000).filter((x) =>
+        ports.has(x.localPort),
+      ).length;
+    // Asked twice at most: a request the page sent late may have opened a connection after the first signal.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      for (const f of players) {
+        const origin = playerOrigins.get(f.port);
+        if (!origin) throw new Error(`--preload-pages: no origin process for player port ${f.port}`);
+        try {
+          process.kill(origin.pid, 'SIGUSR2');
+        } catch (err) {
+          throw new Error(`--preload-pages: cannot signal the origin of port ${f.port} (pid ${origin.pid}): ${(err as Error).message}`);
+        }
+      }
+      preloadTimes.pageCloseRequestedS = Date.now() / 1000;
+      // The FINs cross the idle link in well under a second; the browser drops those sockets from its pool.
+      await sleepUntil(Date.now() + PRELOAD_SETTLE_MS, signal);
+      preloadTimes.pageConnectionsLeft = await established();
+      if (preloadTimes.pageConnectionsLeft === 0) break;
+    }
+    log(
+      `${players.length} player page(s) preloaded; their origins closed the pages' connections (${preloadTimes.pageConnectionsLeft} still established)`,
+    );
+    if (preloadTimes.pageConnectionsLeft !== 0)
+      warnings.push(
+        `--preload-pages: ${preloadTimes.pageConnectionsLeft} connection(s) to the players' ports were still established after their origins were asked twice to close them; a player may have used one that opened on the idle link`,
+      );
+  };
+
   try {
     tb = await createTestbed({
       rateBitsPerSec: spec.condition.rateBitsPerSec,
@@ -330,6 +425,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
         : undefined;
       const origin = await startOriginProcess(tb, { port: flow.port, logPath, command, extraArgs: player && !nginx ? tlsArgs : [] });
       teardown.push(`origin ${origin.port}`, () => origin.stop());
+      if (player) playerOrigins.set(flow.port, origin);
     }
     if (primerFlow) {
       const origin = await startOriginProcess(tb, { port: primerFlow.port, logPath: file(`origin-${primerFlow.port}.log`) });
@@ -359,6 +455,11 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
       });
     }
     if (signal.aborted) throw new RunAborted();
+
+    if (settings.pagePreload && browser && tb) {
+      await preloadPages(browser, tb);
+      if (signal.aborted) throw new RunAborted();
+    }
 
     // The primer fills the queue before anything of the run opens a connection (primer.ts).
     const runStartMs = Date.now();
@@ -432,19 +533,15 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
         for (const f of video) {
           if (f.role === 'control') startBulk(f, videoSpanS);
           else if (f.player && browser && tb) {
-            const session = await PlayerSession.open(browser, {
-              url: playerUrl(tb.serverAddr, f.port, settings, f.player.mode, f.player.abr, options.pageQuery, f.player.query),
-              out: file(`player-${f.port}.jsonl`),
-              label: f.label,
-              port: f.port,
-              mode: f.player.mode,
-              abr: f.player.abr,
-            });
-            sessions.push(session);
-            // Closed through the browser while it and the testbed are up, else only its files are finished.
-            teardown.push(`player ${session.options.label}`, () =>
-              browser && !browserLost && tb && !tb.destroyed ? session.close() : session.abandon(),
-            );
+            const preloaded = held.get(f.id);
+            if (preloaded) {
+              await preloaded.release();
+              sessions.push(preloaded);
+            } else {
+              const session = await PlayerSession.open(browser, sessionOptions(tb, { ...f, player: f.player }));
+              sessions.push(session);
+              closeOnTeardown(session);
+            }
           }
         }
       },
@@ -568,6 +665,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
       ...kindTimes,
       ...(primerFlow ? primerTimes : {}),
       ...(primerFlow && primerPlaying ? primerPlayingTimes : {}),
+      ...(settings.pagePreload ? preloadTimes : {}),
       endS: Date.now() / 1000,
     },
     congestion,

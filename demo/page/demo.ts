@@ -13,6 +13,8 @@ declare global {
   interface Window {
     Sprint: typeof SprintApi;
     sprintPlayer?: SprintPlayer;
+    /** With `hold=1`: creates the player (once); absent once called and without hold. */
+    sprintRelease?: () => void;
     /** Player events heard since the page loaded: a count per event and the last few, newest last. */
     sprintEvents?: {
       counts: Record<string, number>;
@@ -42,6 +44,9 @@ const transport = params.get('transport') ?? undefined;
 //   fragtimeout=MS dash.js's fragment request timeout (default 20000; tests of the segment rescue)
 //   quality=top|lowest  a fixed video rung (ABR off): the CPU benchmark
 //                compares data planes on the same bytes
+//   hold=1       load the page and the player bundle, then wait: the player is
+//                created when window.sprintRelease() is called (the harness's
+//                --preload-pages loads pages on an idle link, plays later)
 const chunk = params.get('chunk');
 const sxSwitch = params.get('sxswitch') ?? undefined;
 const sprintAudio = params.get('saudio') ?? undefined;
@@ -53,6 +58,7 @@ const sprintWindow = params.get('swin');
 const bufferTarget = params.get('buffer');
 const fragTimeout = params.get('fragtimeout');
 const quality = params.get('quality');
+const hold = parseSwitch('hold', params.get('hold')) ?? false;
 const manifest = params.get('manifest') ?? `media/${encodeURIComponent(set)}/${encodeURIComponent(layout)}/manifest.mpd`;
 
 function el<T extends HTMLElement>(id: string): T {
@@ -215,4 +221,11 @@ function start(): void {
   render();
 }
 
-start();
+if (hold) {
+  window.sprintRelease = (): void => {
+    delete window.sprintRelease;
+    start();
+  };
+} else {
+  start();
+}

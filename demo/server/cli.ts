@@ -3,6 +3,9 @@
 // (open connections logged, access log flushed). Prints the origin's URL as
 // the first line of stdout so scripts can read it; with --h2 the next lines
 // give the certificate's SPKI hash and the Chromium flag that trusts it.
+// SIGUSR2 closes the connections open at that moment once each is idle (the
+// A/B harness's --preload-pages: a preloaded page's connections are not
+// reused by its player) and reports the counts on stderr.
 //
 //   sprint serve [--host 127.0.0.1] [--port 8080] [--media DIR] [--page DIR]
 //                [--dist DIR] [--log FILE] [fault options]
@@ -78,7 +81,8 @@ Serves the demo page (/), the player bundle (/dist/), the DASH content
 (/media/), an RTT probe (/probe) and generated bulk downloads (/bulk?bytes=N)
 over HTTP/1.1 with keep-alive, pipelining, Range and CORS — or, with --h2,
 over HTTPS + HTTP/2. Prints the URL on the first line of stdout; Ctrl-C
-(SIGINT) or SIGTERM closes it cleanly.
+(SIGINT) or SIGTERM closes it cleanly. SIGUSR2 closes every connection open
+at that moment as soon as it is idle (new ones are not affected).
 
 Options:
   --host ADDR                  address to bind (default 127.0.0.1)
@@ -249,6 +253,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo, stop?
   }
   io.stderr.write(`sprint serve: page ${o.pageDir}, player ${o.distDir}, media ${o.mediaDir}, log ${o.logFile ?? '(memory only)'}\n`);
 
+  const closeIdle = (): void => {
+    const { open, idle } = origin.closeConnectionsWhenIdle();
+    io.stderr.write(`sprint serve: SIGUSR2: closing ${open} open connection(s), ${idle} of them idle now\n`);
+  };
+  process.on('SIGUSR2', closeIdle);
   await new Promise<void>((resolve) => {
     const done = (): void => {
       process.off('SIGINT', done);
@@ -261,6 +270,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo, stop?
     if (stop?.aborted) done();
     else stop?.addEventListener('abort', done);
   });
+  process.off('SIGUSR2', closeIdle);
   try {
     await origin.close();
   } catch (err) {

@@ -81,6 +81,8 @@ export class Connection {
   private delayTimer: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
   private readonly closed: Promise<void>;
   private peak = 0;
+  /** closeWhenIdle(): requests from this sequence number on are not answered (null: no close asked). */
+  private closeBeforeSeq: number | null = null;
 
   constructor(
     readonly id: number,
@@ -114,6 +116,20 @@ export class Connection {
   /** Most parsed requests that were waiting at once on this connection. */
   get peakQueued(): number {
     return this.peak;
+  }
+
+  /**
+   * Ends the connection once it has answered the requests it has read so
+   * far: now if it is idle, else after those responses. Requests read later
+   * are logged unanswered (`not-answered`), as on any server that closes a
+   * keep-alive connection. Returns whether it was idle.
+   */
+  closeWhenIdle(): boolean {
+    if (this.state !== 'open') return false;
+    this.closeBeforeSeq ??= this.nextSeq;
+    const idle = !this.busy && this.queue.length === 0;
+    if (idle) this.endGracefully();
+    return idle;
   }
 
   /** Destroys the socket now; the response in progress is logged with `reason`. */
@@ -171,6 +187,12 @@ export class Connection {
 
   private pump(): void {
     if (this.busy || this.state !== 'open') return;
+    const limit = this.closeBeforeSeq;
+    if (limit !== null && !this.queue.some((q) => q.seq < limit)) {
+      // closeWhenIdle(): everything read before it is answered.
+      this.endGracefully();
+      return;
+    }
     const item = this.takeNext();
     if (!item) {
       // The client half-closed and everything it sent is answered (a partial head can never complete).

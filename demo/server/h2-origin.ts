@@ -518,6 +518,13 @@ export async function startH2Origin(opts: H2OriginOptions = {}, identity?: TlsId
       }
       return closing;
     },
+    closeConnectionsWhenIdle() {
+      // A graceful close: GOAWAY now, the socket ends once its open streams are done.
+      const open = [...sessions.entries()].filter(([s]) => !s.closed && !s.destroyed);
+      const idle = open.filter(([, info]) => info.openStreams === 0).length;
+      for (const [s] of open) s.close();
+      return { open: open.length, idle };
+    },
     records: () => log.records(),
     on(event, listener) {
       log.on(event, listener);

@@ -38,6 +38,12 @@ export interface Origin {
   readonly options: ResolvedOriginOptions;
   /** Stops listening, destroys open connections (their records are logged), flushes the log file. */
   close(): Promise<void>;
+  /**
+   * Closes every connection open now once it has nothing left to answer
+   * (idle ones at once, with a FIN); later connections are not affected.
+   * Returns how many were open and how many of them were idle.
+   */
+  closeConnectionsWhenIdle(): { readonly open: number; readonly idle: number };
   /** Access records in memory, oldest first. */
   records(): readonly AccessRecord[];
   on(event: 'request', listener: (record: AccessRecord) => void): Origin;
@@ -111,6 +117,10 @@ export async function startOrigin(opts: OriginOptions = {}): Promise<Origin> {
         })();
       }
       return closing;
+    },
+    closeConnectionsWhenIdle() {
+      const open = [...connections];
+      return { open: open.length, idle: open.filter((c) => c.closeWhenIdle()).length };
     },
     records: () => log.records(),
     on(event, listener) {

@@ -9,7 +9,11 @@
 // primer is run too, to show the RTT check can fail: there both flows open
 // on an idle link (lowest RTT ≈ 0). And a stock player with
 // `--primer 8s:playing+4s`: the primer leaves 4 s after the player's log
-// first shows it playing, before measuring. No fair-share figure is asserted.
+// first shows it playing, before measuring. And `--preload-pages` with a
+// stock player: the page and bundle load on the idle link before the
+// primer, on connections the origin then closed; every manifest and media
+// request of the player arrives after the schedule started, on connections
+// opened after that. No fair-share figure is asserted.
 // Needs `npm run build` first.
 
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'fs';
@@ -185,6 +189,99 @@ describe('sprint ab --primer …:playing+… (root)', () => {
     const primer = wire.bytes[String(PRIMER_PORT)] ?? [];
     expect(primer.slice(binOf(summary.window!.fromS), binOf(summary.window!.toS)).reduce((a, b) => a + b, 0)).toBe(0);
     expect(summary.warnings.filter((w) => /primer/.test(w))).toEqual([]);
+  });
+
+  it('left no namespace behind', () => {
+    for (const r of result.made) for (const ns of r.testbed!.namespaces) expect(existsSync(`/var/run/netns/${ns}`)).toBe(false);
+  });
+});
+
+// `--preload-pages`: the page loads before anything of the run starts, and
+// none of its connections carries the player's requests.
+describe('sprint ab --preload-pages (root)', () => {
+  let dir: string;
+  let result: AbResult;
+  const args = [
+    '--players',
+    'stock',
+    '--set',
+    'test',
+    '--rate',
+    '3mbit',
+    '--queue',
+    '256kb',
+    '--bulk',
+    '1',
+    '--duration',
+    '10s',
+    '--warmup',
+    '20s',
+    '--repeat',
+    '1',
+    '--no-control',
+    '--primer',
+    '8s:5s',
+    '--preload-pages',
+  ];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'sprint-ab-preload-'));
+    result = await runInto(path.join(dir, 'results'), args);
+  }, 180_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loaded the page before the primer and played from the scheduled start on connections opened then', () => {
+    expect(result.status).toBe('ok');
+    const run = result.made[0]!;
+    expect(run.status).toBe('ok');
+    expect(run.settings.pagePreload).toBe(true);
+    const t = run.times;
+    expect(t.pagesPreloadedS).not.toBeNull();
+    expect(t.pageCloseRequestedS!).toBeGreaterThanOrEqual(t.pagesPreloadedS!);
+    expect(t.primerStartS!).toBeGreaterThanOrEqual(t.pageCloseRequestedS!);
+    expect(t.pageConnectionsLeft).toBe(0);
+    expect(t.scheduleStartS! - t.primerStartS!).toBeGreaterThanOrEqual(8);
+
+    const runDir = path.join(dir, 'results', run.spec.dir);
+    const lines = readFileSync(path.join(runDir, 'player-8001.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as ProbeResult & { kind: string; t: number; url?: string });
+    expect(lines[0]!.kind).toBe('open');
+    expect(new URL(lines[0]!.url!).searchParams.get('hold')).toBe('1');
+    const release = lines.find((l) => l.kind === 'release');
+    expect(release).toBeDefined();
+    expect(release!.t).toBeGreaterThanOrEqual(t.scheduleStartS!);
+    // No poll before the release, and the player played.
+    expect(lines.filter((l) => l.kind === 'poll').every((l) => l.t >= release!.t)).toBe(true);
+    expect(lines.some((l) => l.kind === 'poll' && hasStartedPlaying(l))).toBe(true);
+
+    // The origin's log: the page and the bundle came before the primer; the player's requests after the schedule started.
+    const records = readFileSync(path.join(runDir, 'origin-8001.log'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as { conn: number; url: string | null; arrival: number; remote: string });
+    const page = records.filter((r) => r.url !== null && (r.url.startsWith('/?') || r.url.startsWith('/dist/')));
+    const player = records.filter((r) => r.url !== null && r.url.startsWith('/media/'));
+    expect(page.some((r) => r.url!.startsWith('/dist/'))).toBe(true);
+    expect(player.length).toBeGreaterThan(0);
+    for (const r of page) expect(r.arrival / 1000).toBeLessThan(t.pageCloseRequestedS!);
+    for (const r of player) expect(r.arrival / 1000).toBeGreaterThanOrEqual(t.scheduleStartS!);
+    // Every connection that carried the player's media carried nothing before the schedule started...
+    const mediaConns = new Set(player.map((r) => r.conn));
+    for (const r of records.filter((x) => mediaConns.has(x.conn))) expect(r.arrival / 1000).toBeGreaterThanOrEqual(t.scheduleStartS!);
+    // ...and did not exist then: ss never saw its client port established before the schedule started.
+    const clientPorts = new Set(player.map((r) => Number(/:(\d+)$/.exec(r.remote)![1])));
+    const early = readFileSync(path.join(runDir, 'ss.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as { kind: string; t: number; localPort?: number; peerPort?: number })
+      .filter((x) => x.kind === 'ss' && x.localPort === 8001 && clientPorts.has(x.peerPort!) && x.t < t.scheduleStartS!);
+    expect(early).toEqual([]);
+    expect(result.report!.runs[0]!.warnings.filter((w) => /primer/.test(w))).toEqual([]);
   });
 
   it('left no namespace behind', () => {

@@ -81,6 +81,17 @@ describe('sprint ab arguments', () => {
     expect(parseAbArgs(['--origin', 'ours']).plan.settings.origin).toBeUndefined();
   });
 
+  it('--preload-pages: a setting only when asked for (older plans keep their hash), with our origins only', () => {
+    const plain = parseAbArgs([]);
+    const preload = parseAbArgs(['--preload-pages']);
+    expect('pagePreload' in plain.plan.settings).toBe(false);
+    expect(preload.plan.settings.pagePreload).toBe(true);
+    expect(preload.planHash).not.toBe(plain.planHash);
+    expect(describePlan(preload)).toMatch(/pages preloaded on the idle link/);
+    expect(describePlan(plain)).not.toMatch(/preloaded/);
+    expect(parseAbArgs(['--preload-pages', '--origin', 'h2']).plan.settings.pagePreload).toBe(true);
+  });
+
   it('reads paper Table I video-vs-video pairs with no bulk flow', () => {
     const p = parseAbArgs([
       '--players',
@@ -117,6 +128,8 @@ describe('sprint ab arguments', () => {
     [['--page-query', 'a=b c'], /--page-query/],
     [['--layout', 'flat'], /--layout/],
     [['--origin', 'apache'], /--origin/],
+    [['--preload-pages', '--origin', 'nginx'], /--preload-pages needs our origin/],
+    [['--preload-pages', '--origin', 'nginx-h2'], /--preload-pages needs our origin/],
     [['--frobnicate'], /unknown option --frobnicate/],
   ])('refuses %j with exit code 2', async (argv, message) => {
     const o = io();

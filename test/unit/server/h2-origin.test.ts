@@ -333,6 +333,39 @@ describe('HTTP/2 origin options and certificate', () => {
     expect(() => spkiHashOf('nope')).toThrow(/PEM certificate/);
   });
 
+  test('closeConnectionsWhenIdle (sprint serve SIGUSR2): an open session gets GOAWAY and closes; a later one is served', async () => {
+    const o = await startH2Origin(
+      { mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, onServerError: () => undefined },
+      identity,
+    );
+    try {
+      const s = await connect(o);
+      const goaway = new Promise<void>((resolve) => s.once('goaway', () => resolve()));
+      const closed = new Promise<void>((resolve) => s.once('close', () => resolve()));
+      try {
+        expect((await get(s, '/probe')).status).toBe(200);
+        // (idle is 1 unless the server has not yet seen the stream close: a race of no interest here)
+        expect(o.closeConnectionsWhenIdle().open).toBe(1);
+        await goaway;
+        await closed;
+        await waitFor('the session to leave the origin', () => (o.stats().connectionsOpen === 0 ? true : undefined));
+      } finally {
+        await closeSession(s);
+      }
+      const later = await connect(o);
+      try {
+        expect((await get(later, '/probe')).status).toBe(200);
+        expect((await get(later, '/probe')).status).toBe(200);
+        expect(later.closed || later.destroyed).toBe(false);
+        expect(o.stats().connectionsOpen).toBe(1);
+      } finally {
+        await closeSession(later);
+      }
+    } finally {
+      await o.close();
+    }
+  });
+
   test('without an identity a fresh certificate is made and closing leaves no open session', async () => {
     const origin = await startH2Origin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir });
     const s = await connect(origin);
