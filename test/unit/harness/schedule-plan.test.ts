@@ -112,7 +112,8 @@ describe('players', () => {
     expect(planNeedsExtension(parseAbArgs(['--players', 'stock,sprint?transport=fetch,sprint']).plan, '')).toBe(true);
     expect(planNeedsExtension(parseAbArgs(['--players', 'sprint']).plan, 'transport=fetch')).toBe(false);
     // the query may not redefine what the harness sets, nor be empty
-    expect(() => parsePlayers('stock?mode=sprint', 'buffer')).toThrow(/not mode, abr, set or layout/);
+    expect(() => parsePlayers('stock?mode=sprint', 'buffer')).toThrow(/not mode, abr, set, layout or hold/);
+    expect(() => parsePlayers('stock?hold=1', 'buffer')).toThrow(/not mode, abr, set, layout or hold/);
     expect(() => parsePlayers('stock?', 'buffer')).toThrow(/page query/);
     expect(() => parsePlayers('sprint-x?sxswitch=immediate,sprint-x?sxswitch=immediate', 'buffer')).toThrow(/twice/);
   });
