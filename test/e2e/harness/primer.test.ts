@@ -16,7 +16,7 @@
 // opened after that. No fair-share figure is asserted.
 // Needs `npm run build` first.
 
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'fs';
+import { existsSync, mkdtempSync, rmSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { checkCanRun, runAb, AbResult } from '../../../demo/harness/ab';
@@ -24,6 +24,7 @@ import { parseAbArgs } from '../../../demo/harness/ab-cli';
 import type { ProbeResult } from '../../../demo/harness/page-probe';
 import { hasStartedPlaying } from '../../../demo/harness/player-session';
 import { PRIMER_PORT } from '../../../demo/harness/primer';
+import { readJsonl } from '../../../demo/testbed/jsonl';
 import { readWireSeries } from '../../../demo/testbed/wire-series';
 
 const ARGS = [
@@ -45,6 +46,24 @@ const ARGS = [
   'cubic',
 ];
 const PRIMER = ['--primer', '8s:5s'];
+/** A stock player on the test content at 3 Mbit/s × 256 KB, 10 s measured (each block adds its warm-up and primer). */
+const PLAYER = [
+  '--players',
+  'stock',
+  '--set',
+  'test',
+  '--rate',
+  '3mbit',
+  '--queue',
+  '256kb',
+  '--bulk',
+  '1',
+  '--duration',
+  '10s',
+  '--repeat',
+  '1',
+  '--no-control',
+];
 
 /** Runs `sprint ab` with these arguments into a results folder. */
 async function runInto(resultsDir: string, args: string[]): Promise<AbResult> {
@@ -58,6 +77,26 @@ async function runInto(resultsDir: string, args: string[]): Promise<AbResult> {
     defaultAbr: parsed.defaultAbr,
     progress: { write: () => undefined },
   });
+}
+
+/**
+ * Runs `sprint ab` once for a describe block, into a fresh temporary folder
+ * removed after the block; the function it returns gives the result and that folder.
+ */
+function runForBlock(prefix: string, args: string[]): () => { dir: string; result: AbResult } {
+  let dir = '';
+  let result: AbResult | null = null;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+    result = await runInto(path.join(dir, 'results'), args);
+  }, 180_000);
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    if (!result) throw new Error(`sprint ab ${args.join(' ')} did not finish`);
+    return { dir, result };
+  };
 }
 
 describe('sprint ab --primer (root)', () => {
@@ -133,49 +172,16 @@ describe('sprint ab --primer (root)', () => {
 // player started playing, as the player's own log shows it (its first poll
 // with a startup delay), and leaves before measuring begins.
 describe('sprint ab --primer …:playing+… (root)', () => {
-  let dir: string;
-  let result: AbResult;
-  const args = [
-    '--players',
-    'stock',
-    '--set',
-    'test',
-    '--rate',
-    '3mbit',
-    '--queue',
-    '256kb',
-    '--bulk',
-    '1',
-    '--duration',
-    '10s',
-    '--warmup',
-    '45s',
-    '--repeat',
-    '1',
-    '--no-control',
-    '--primer',
-    '8s:playing+4s',
-  ];
-
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'sprint-ab-primer-playing-'));
-    result = await runInto(path.join(dir, 'results'), args);
-  }, 180_000);
-
-  afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const block = runForBlock('sprint-ab-primer-playing-', [...PLAYER, '--warmup', '45s', '--primer', '8s:playing+4s']);
 
   it('stopped the primer OVERLAP after the player started playing, before measuring began', () => {
+    const { dir, result } = block();
     expect(result.status).toBe('ok');
     const run = result.made[0]!;
     expect(run.status).toBe('ok');
     const t = run.times;
     const runDir = path.join(dir, 'results', run.spec.dir);
-    const polls = readFileSync(path.join(runDir, 'player-8001.jsonl'), 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as ProbeResult & { kind: string; t: number });
+    const polls = readJsonl<ProbeResult & { kind: string; t: number }>(path.join(runDir, 'player-8001.jsonl'));
     const firstPlaying = polls.find((p) => p.kind === 'poll' && hasStartedPlaying(p));
     expect(firstPlaying).toBeDefined();
     expect(t.primerPlayersPlayingS).toBe(firstPlaying!.t);
@@ -192,48 +198,17 @@ describe('sprint ab --primer …:playing+… (root)', () => {
   });
 
   it('left no namespace behind', () => {
-    for (const r of result.made) for (const ns of r.testbed!.namespaces) expect(existsSync(`/var/run/netns/${ns}`)).toBe(false);
+    for (const r of block().result.made) for (const ns of r.testbed!.namespaces) expect(existsSync(`/var/run/netns/${ns}`)).toBe(false);
   });
 });
 
 // `--preload-pages`: the page loads before anything of the run starts, and
 // none of its connections carries the player's requests.
 describe('sprint ab --preload-pages (root)', () => {
-  let dir: string;
-  let result: AbResult;
-  const args = [
-    '--players',
-    'stock',
-    '--set',
-    'test',
-    '--rate',
-    '3mbit',
-    '--queue',
-    '256kb',
-    '--bulk',
-    '1',
-    '--duration',
-    '10s',
-    '--warmup',
-    '20s',
-    '--repeat',
-    '1',
-    '--no-control',
-    '--primer',
-    '8s:5s',
-    '--preload-pages',
-  ];
-
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'sprint-ab-preload-'));
-    result = await runInto(path.join(dir, 'results'), args);
-  }, 180_000);
-
-  afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const block = runForBlock('sprint-ab-preload-', [...PLAYER, '--warmup', '20s', '--primer', '8s:5s', '--preload-pages']);
 
   it('loaded the page before the primer and played from the scheduled start on connections opened then', () => {
+    const { dir, result } = block();
     expect(result.status).toBe('ok');
     const run = result.made[0]!;
     expect(run.status).toBe('ok');
@@ -246,10 +221,7 @@ describe('sprint ab --preload-pages (root)', () => {
     expect(t.scheduleStartS! - t.primerStartS!).toBeGreaterThanOrEqual(8);
 
     const runDir = path.join(dir, 'results', run.spec.dir);
-    const lines = readFileSync(path.join(runDir, 'player-8001.jsonl'), 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as ProbeResult & { kind: string; t: number; url?: string });
+    const lines = readJsonl<ProbeResult & { kind: string; t: number; url?: string }>(path.join(runDir, 'player-8001.jsonl'));
     expect(lines[0]!.kind).toBe('open');
     expect(new URL(lines[0]!.url!).searchParams.get('hold')).toBe('1');
     const release = lines.find((l) => l.kind === 'release');
@@ -260,10 +232,7 @@ describe('sprint ab --preload-pages (root)', () => {
     expect(lines.some((l) => l.kind === 'poll' && hasStartedPlaying(l))).toBe(true);
 
     // The origin's log: the page and the bundle came before the primer; the player's requests after the schedule started.
-    const records = readFileSync(path.join(runDir, 'origin-8001.log'), 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as { conn: number; url: string | null; arrival: number; remote: string });
+    const records = readJsonl<{ conn: number; url: string | null; arrival: number; remote: string }>(path.join(runDir, 'origin-8001.log'));
     const page = records.filter((r) => r.url !== null && (r.url.startsWith('/?') || r.url.startsWith('/dist/')));
     const player = records.filter((r) => r.url !== null && r.url.startsWith('/media/'));
     expect(page.some((r) => r.url!.startsWith('/dist/'))).toBe(true);
@@ -275,16 +244,14 @@ describe('sprint ab --preload-pages (root)', () => {
     for (const r of records.filter((x) => mediaConns.has(x.conn))) expect(r.arrival / 1000).toBeGreaterThanOrEqual(t.scheduleStartS!);
     // ...and did not exist then: ss never saw its client port established before the schedule started.
     const clientPorts = new Set(player.map((r) => Number(/:(\d+)$/.exec(r.remote)![1])));
-    const early = readFileSync(path.join(runDir, 'ss.jsonl'), 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as { kind: string; t: number; localPort?: number; peerPort?: number })
-      .filter((x) => x.kind === 'ss' && x.localPort === 8001 && clientPorts.has(x.peerPort!) && x.t < t.scheduleStartS!);
+    const early = readJsonl<{ kind: string; t: number; localPort?: number; peerPort?: number }>(path.join(runDir, 'ss.jsonl')).filter(
+      (x) => x.kind === 'ss' && x.localPort === 8001 && clientPorts.has(x.peerPort!) && x.t < t.scheduleStartS!,
+    );
     expect(early).toEqual([]);
     expect(result.report!.runs[0]!.warnings.filter((w) => /primer/.test(w))).toEqual([]);
   });
 
   it('left no namespace behind', () => {
-    for (const r of result.made) for (const ns of r.testbed!.namespaces) expect(existsSync(`/var/run/netns/${ns}`)).toBe(false);
+    for (const r of block().result.made) for (const ns of r.testbed!.namespaces) expect(existsSync(`/var/run/netns/${ns}`)).toBe(false);
   });
 });
