@@ -29,7 +29,7 @@
 // https, and Chromium trusts that one certificate by its SPKI hash
 // (--ignore-certificate-errors-spki-list), nothing else.
 //
-// Size (491 lines): one run's steps in order, each paired with its teardown;
+// Size (692 lines): one run's steps in order, each paired with its teardown;
 // the pieces themselves (testbed, origins, browser, capture, schedule,
 // summary) live in their own modules.
 

@@ -128,7 +128,8 @@ export class Connection {
     if (this.state !== 'open') return false;
     this.closeBeforeSeq ??= this.nextSeq;
     const idle = !this.busy && this.queue.length === 0;
-    if (idle) this.endGracefully();
+    // pump() ends it once nothing read before the call is left to answer.
+    this.pump();
     return idle;
   }
 
