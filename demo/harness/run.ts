@@ -15,13 +15,11 @@
 // primer's bulk-9900.jsonl and origin-9900.log, started before the
 // schedule). run-summary.ts turns them into figures.
 //
-// With `--preload-pages` every player page is opened held (`hold=1`) once the
-// browser is up, before the primer or any flow: it loads the page and the
-// player bundle on the idle link; then each player's origin is sent SIGUSR2,
-// which closes the connections the page used (demo/server/cli.ts; `ss` then
-// checks that none is left, asking once more if one is), and at the
-// video start each page is released and creates its player, whose manifest
-// and media connections open behind the queue like any other.
+// With `--preload-pages` every player page is opened held once the browser is
+// up, before the primer or any flow, loads on the idle link, and the players'
+// origins close the connections it used (preload-pages.ts); at the video
+// start each page is released and creates its player, whose manifest and
+// media connections open behind the queue like any other.
 //
 // With an HTTPS + HTTP/2 players' origin (`--origin h2` or `nginx-h2`) each
 // run makes its own self-signed certificate for the server address (in a
@@ -29,9 +27,9 @@
 // https, and Chromium trusts that one certificate by its SPKI hash
 // (--ignore-certificate-errors-spki-list), nothing else.
 //
-// Size (692 lines): one run's steps in order, each paired with its teardown;
-// the pieces themselves (testbed, origins, browser, capture, schedule,
-// summary) live in their own modules.
+// Size (about 630 lines): one run's steps in order, each paired with its
+// teardown; the pieces themselves (testbed, origins, browser, capture,
+// schedule, page preload, summary) live in their own modules.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import * as os from 'os';
@@ -43,7 +41,6 @@ import { distScript, OriginProcess, startOriginProcess } from '../testbed/origin
 import { startQdiscSampler } from '../testbed/qdisc-sampler';
 import { SamplerSummary } from '../testbed/sampler';
 import { startSsSampler } from '../testbed/ss-sampler';
-import { parseSsOutput } from '../testbed/ss-parse';
 import { createTestbed, ResolvedTopology, Testbed } from '../testbed/topology';
 import { repoRoot } from '../testbed/delay-element';
 import { spkiTrustFlags } from '../chromium-flags';
@@ -54,19 +51,36 @@ import { HostRecord, hostNow, sourceVersion } from './host-info';
 import type { SprintExtension } from './extension';
 import { CommonSettings, FlowSpec, flowsOf, originIsH2, runLengthS, RunSpec } from './plan';
 import { PlayerSession } from './player-session';
+import { preloadPages, PreloadTimes } from './preload-pages';
 import { PRIMER_PORT, primerLatestStopOffsetS, primerPlaybackDecision, PrimerStoppedBy, primerStopOffsetS } from './primer';
 import { PhaseName } from './schedule';
+import { RunAborted, sleepUntil } from './sleep-until';
 import { TeardownStack } from './teardown';
+
+export { RunAborted } from './sleep-until';
 
 export const RUN_FORMAT = 'sprint-ab-run';
 export const RUN_VERSION = 1;
 
 /** How long a player page may take to create `window.sprintPlayer` before the run fails. */
 export const PLAYER_READY_TIMEOUT_S = 60;
-/** With `--preload-pages`: how long to wait after asking the origins to close the pages' connections. */
-export const PRELOAD_SETTLE_MS = 1000;
 /** When to check the server's congestion control on the live flows, seconds after the competition starts. */
 export const CC_CHECK_AFTER_S = 5;
+
+/**
+ * When to check the server's congestion control, seconds from the schedule's
+ * start: CC_CHECK_AFTER_S after the competition starts, then at twice the
+ * delay each time while no connection of the run's flows is established yet
+ * (behind a multi-second queue even a SYN-ACK waits in it), the last at the
+ * end of the warm-up (`warmupS` after the competition starts).
+ */
+export function congestionCheckOffsetsS(bothFromS: number, warmupS: number): number[] {
+  const last = Math.max(CC_CHECK_AFTER_S, warmupS);
+  const out: number[] = [];
+  for (let after = CC_CHECK_AFTER_S; after < last; after *= 2) out.push(bothFromS + after);
+  out.push(bothFromS + last);
+  return out;
+}
 
 export type RunStatus = 'ok' | 'failed' | 'interrupted';
 
@@ -154,31 +168,6 @@ export interface RunOptions {
   readonly concurrentRuns?: number;
 }
 
-export class RunAborted extends Error {
-  constructor() {
-    super('run interrupted');
-    this.name = 'RunAborted';
-  }
-}
-
-function sleepUntil(epochMs: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new RunAborted());
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new RunAborted());
-    };
-    const timer = setTimeout(
-      () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      Math.max(0, epochMs - Date.now()),
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** The player page URL for one flow. */
 export function playerUrl(
   serverAddr: string,
@@ -240,11 +229,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     bulkStopS: null as number | null,
   };
   const primerTimes = { primerStartS: null as number | null, primerStopS: null as number | null };
-  const preloadTimes = {
-    pagesPreloadedS: null as number | null,
-    pageCloseRequestedS: null as number | null,
-    pageConnectionsLeft: null as number | null,
-  };
+  const preloadTimes: PreloadTimes = { pagesPreloadedS: null, pageCloseRequestedS: null, pageConnectionsLeft: null };
   /** Preloaded pages by flow id, released at the video start. */
   const held = new Map<string, PlayerSession>();
   /** The players' origin processes by port (SIGUSR2 after preloading). */
@@ -329,53 +314,6 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     teardown.push(`player ${session.options.label}`, () =>
       browser && !browserLost && tb && !tb.destroyed ? session.close() : session.abandon(),
     );
-  /**
-   * `--preload-pages`: opens every player's page held, waits until all have
-   * loaded on the idle link, then has each player's origin close the
-   * connections the page used (SIGUSR2), so no connection of the run is one
-   * that opened before the queue was full.
-   */
-  const preloadPages = async (b: NamespaceBrowser, testbed: Testbed): Promise<void> => {
-    const players = flows.filter(
-      (f): f is FlowSpec & { player: NonNullable<FlowSpec['player']> } => f.slot === 'video' && f.player !== null,
-    );
-    for (const f of players) {
-      const session = await PlayerSession.preload(b, sessionOptions(testbed, f));
-      held.set(f.id, session);
-      closeOnTeardown(session);
-    }
-    preloadTimes.pagesPreloadedS = Date.now() / 1000;
-    const ports = new Set(players.map((f) => f.port));
-    const established = async (): Promise<number> =>
-      parseSsOutput(await testbed.run(testbed.serverNs, 'ss', ['-tinH', 'state', 'established'], 5000), Date.now() / 1000).filter((x) =>
-        ports.has(x.localPort),
-      ).length;
-    // Asked twice at most: a request the page sent late may have opened a connection after the first signal.
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      for (const f of players) {
-        const origin = playerOrigins.get(f.port);
-        if (!origin) throw new Error(`--preload-pages: no origin process for player port ${f.port}`);
-        try {
-          process.kill(origin.pid, 'SIGUSR2');
-        } catch (err) {
-          throw new Error(`--preload-pages: cannot signal the origin of port ${f.port} (pid ${origin.pid}): ${(err as Error).message}`);
-        }
-      }
-      preloadTimes.pageCloseRequestedS = Date.now() / 1000;
-      // The FINs cross the idle link in well under a second; the browser drops those sockets from its pool.
-      await sleepUntil(Date.now() + PRELOAD_SETTLE_MS, signal);
-      preloadTimes.pageConnectionsLeft = await established();
-      if (preloadTimes.pageConnectionsLeft === 0) break;
-    }
-    log(
-      `${players.length} player page(s) preloaded; their origins closed the pages' connections (${preloadTimes.pageConnectionsLeft} still established)`,
-    );
-    if (preloadTimes.pageConnectionsLeft !== 0)
-      warnings.push(
-        `--preload-pages: ${preloadTimes.pageConnectionsLeft} connection(s) to the players' ports were still established after their origins were asked twice to close them; a player may have used one that opened on the idle link`,
-      );
-  };
-
   try {
     tb = await createTestbed({
       rateBitsPerSec: spec.condition.rateBitsPerSec,
@@ -457,7 +395,26 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     if (signal.aborted) throw new RunAborted();
 
     if (settings.pagePreload && browser && tb) {
-      await preloadPages(browser, tb);
+      const testbed = tb;
+      const players = flows.flatMap((f) => {
+        if (f.slot !== 'video' || f.player === null) return [];
+        const origin = playerOrigins.get(f.port);
+        if (!origin) throw new Error(`--preload-pages: no origin process for player port ${f.port}`);
+        return [{ id: f.id, originPid: origin.pid, session: sessionOptions(testbed, { ...f, player: f.player }) }];
+      });
+      const warning = await preloadPages({
+        browser,
+        testbed,
+        players,
+        times: preloadTimes,
+        onHeld: (id, session) => {
+          held.set(id, session);
+          closeOnTeardown(session);
+        },
+        signal,
+        log,
+      });
+      if (warning) warnings.push(warning);
       if (signal.aborted) throw new RunAborted();
     }
 
@@ -570,16 +527,21 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
         await Promise.all(bulk.map(stopBulk));
       },
     });
-    events.push({
-      atS: schedule.both.fromS + CC_CHECK_AFTER_S,
-      order: 3,
-      run: async () => {
-        if (!tb) return;
-        congestion = await tb.verifyCongestionControl(flows.map((f) => f.port));
-        log(`congestion control: ${congestion.detail}`);
-        if (!congestion.ok) warnings.push(`congestion control not verified: ${congestion.detail}`);
-      },
-    });
+    // Checked once some connection of the run is established (congestionCheckOffsetsS); warned about once.
+    const ccChecks = congestionCheckOffsetsS(schedule.both.fromS, settings.warmupS);
+    ccChecks.forEach((atS, i) =>
+      events.push({
+        atS,
+        order: 3,
+        run: async () => {
+          if (!tb || (congestion && congestion.connections > 0)) return;
+          congestion = await tb.verifyCongestionControl(flows.map((f) => f.port));
+          if (congestion.connections === 0 && i < ccChecks.length - 1) return;
+          log(`congestion control: ${congestion.detail}`);
+          if (!congestion.ok) warnings.push(`congestion control not verified: ${congestion.detail}`);
+        },
+      }),
+    );
     if (primerFlow && settings.primer && !primerPlaying) {
       events.push({ atS: primerLatestStopS, order: 5, run: () => stopPrimer(null) });
     } else if (primerFlow && settings.primer) {

@@ -4,7 +4,7 @@
 // the sender's cwnd, the one the paper plots (§III, Figs. 2–3).
 
 import { PeriodicSampler } from './sampler';
-import { parseSsOutput } from './ss-parse';
+import { parseSsOutput, SsSample } from './ss-parse';
 import type { Testbed } from './topology';
 
 export interface SsSamplerOptions {
@@ -16,6 +16,17 @@ export interface SsSamplerOptions {
   readonly serverPorts?: readonly number[];
 }
 
+/**
+ * The established TCP connections in the server namespace now, stamped `t`
+ * (epoch seconds): those whose server (local) port is in `ports`, or all with
+ * null. One `ss` call; the sampler below and the harness's page preload
+ * (demo/harness/preload-pages.ts) both read the server's sockets this way.
+ */
+export async function establishedConnections(testbed: Testbed, ports: ReadonlySet<number> | null, t: number): Promise<SsSample[]> {
+  const text = await testbed.run(testbed.serverNs, 'ss', ['-tinH', 'state', 'established'], 5000);
+  return parseSsOutput(text, t).filter((s) => ports === null || ports.has(s.localPort));
+}
+
 /** Starts sampling; stop() the returned sampler to finish. Records have kind "ss". */
 export function startSsSampler(testbed: Testbed, options: SsSamplerOptions): PeriodicSampler {
   const ports = options.serverPorts && options.serverPorts.length > 0 ? new Set(options.serverPorts) : null;
@@ -23,11 +34,6 @@ export function startSsSampler(testbed: Testbed, options: SsSamplerOptions): Per
     name: 'ss',
     out: options.out,
     intervalMs: options.intervalMs ?? 500,
-    sample: async (t) => {
-      const text = await testbed.run(testbed.serverNs, 'ss', ['-tinH', 'state', 'established'], 5000);
-      return parseSsOutput(text, t)
-        .filter((s) => ports === null || ports.has(s.localPort))
-        .map((s) => ({ kind: 'ss', ...s }));
-    },
+    sample: async (t) => (await establishedConnections(testbed, ports, t)).map((s) => ({ kind: 'ss', ...s })),
   }).start();
 }

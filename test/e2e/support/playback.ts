@@ -134,7 +134,8 @@ export async function heardEvents(page: Page): Promise<HeardEvents> {
 /**
  * Polls the player's stats every `intervalMs` until `pred` holds and returns
  * them; fails after `timeoutMs` with what the player reported last (mode and
- * why, playback time, errors, its last three transfers).
+ * why, playback time, errors, segments fetched, its last three transfers).
+ * An exception thrown by `pred` ends the wait with that error.
  */
 export async function waitForStats(
   page: Page,
@@ -148,7 +149,7 @@ export async function waitForStats(
   while (!pred(s)) {
     if (Date.now() > deadline)
       throw new Error(
-        `timed out waiting for ${what}; mode=${s.mode} (${s.modeReason}) time=${s.playback.currentTimeSec} errors=${JSON.stringify(s.playback.errors)} transfers=${JSON.stringify(s.transfers.slice(-3))}`,
+        `timed out waiting for ${what}; mode=${s.mode} (${s.modeReason}) time=${s.playback.currentTimeSec} errors=${JSON.stringify(s.playback.errors)} segments=${s.segments.length} transfers=${JSON.stringify(s.transfers.slice(-3))}`,
       );
     await new Promise((r) => setTimeout(r, intervalMs));
     s = await stats(page);
@@ -157,24 +158,16 @@ export async function waitForStats(
 }
 
 /**
- * Waits until playback has advanced to at least `seconds`, polling the
- * player's stats; fails with the last stats if `timeoutMs` passes first or
- * the player reports errors.
+ * Waits until playback has advanced to at least `seconds` (waitForStats,
+ * polling every half second); fails at once if the player reports errors, or
+ * with the last stats if `timeoutMs` passes first.
  */
-export async function waitForPlayback(page: Page, seconds: number, timeoutMs: number): Promise<SprintStats> {
-  const deadline = Date.now() + timeoutMs;
-  let last: SprintStats | undefined;
-  while (Date.now() < deadline) {
-    last = await stats(page);
-    if (last.playback.errors.length > 0) {
-      throw new Error(`player errors: ${last.playback.errors.join('; ')}`);
-    }
-    if (last.playback.currentTimeSec >= seconds) return last;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(
-    `playback did not reach ${seconds}s within ${timeoutMs}ms; last: time=${last?.playback.currentTimeSec} mode=${last?.mode} (${last?.modeReason}) segments=${last?.segments.length}`,
-  );
+export function waitForPlayback(page: Page, seconds: number, timeoutMs: number): Promise<SprintStats> {
+  const reached = (s: SprintStats): boolean => {
+    if (s.playback.errors.length > 0) throw new Error(`player errors: ${s.playback.errors.join('; ')}`);
+    return s.playback.currentTimeSec >= seconds;
+  };
+  return waitForStats(page, `playback to reach ${seconds}s`, reached, timeoutMs, 500);
 }
 
 export type MediaRecord = AccessRecord & { url: string };

@@ -1,12 +1,13 @@
 // Unit tests of the A/B plan's parsing and expansion (demo/harness/schedule.ts,
 // grid.ts, plan.ts): schedules like paper Fig. 12, grid sweeps like Fig. 6,
-// player lists, and the interleaved run order with a control per condition.
+// player lists, the interleaved run order with a control per condition, and
+// when a run checks the server's congestion control (run.ts).
 
 import { UsageError } from '../../../src/cli/args';
 import { crossConditions, joinGridWords, parseGrid, parseQueues, parseRates } from '../../../demo/harness/grid';
 import { parseAbArgs } from '../../../demo/harness/ab-cli';
 import { buildPlan, flowsOf, formatBytesShort, formatRateShort, parsePairs, parsePlayers } from '../../../demo/harness/plan';
-import { playerUrl } from '../../../demo/harness/run';
+import { congestionCheckOffsetsS, playerUrl } from '../../../demo/harness/run';
 import { planNeedsExtension } from '../../../demo/harness/extension';
 import { formatSchedule, parseSchedule, resolveSchedule } from '../../../demo/harness/schedule';
 import { SETTINGS } from './fixtures';
@@ -38,6 +39,16 @@ describe('schedule', () => {
     expect(() => resolveSchedule(parseSchedule('both:60s'), 90, null)).toThrow(/nothing to measure/);
     expect(() => resolveSchedule(parseSchedule('both:400s'), 90, 300)).toThrow(/disagrees/);
     expect(() => parseSchedule('both:10')).toThrow(UsageError);
+  });
+});
+
+describe('congestion control check', () => {
+  it('checks 5 s after the competition starts, then at doubling delays until the warm-up ends', () => {
+    expect(congestionCheckOffsetsS(0, 90)).toEqual([5, 10, 20, 40, 80, 90]);
+    expect(congestionCheckOffsetsS(60, 150)).toEqual([65, 70, 80, 100, 140, 210]);
+    // No warm-up to speak of: one check, at 5 s.
+    expect(congestionCheckOffsetsS(0, 0)).toEqual([5]);
+    expect(congestionCheckOffsetsS(0, 5)).toEqual([5]);
   });
 });
 
