@@ -2,7 +2,9 @@
 // Fig. 11, the competitors of §V-B), built from committed results folders.
 // An index (demo/results/paper.json) names the folders that feed each
 // figure; their runs are pooled per figure (folders of one figure must share
-// their settings, apart from the players' origin) and folded into median
+// their settings, apart from the players' origin; in Fig. 6 a cell may come
+// from a folder of other settings, never from two, and the line under the
+// table names it and what differs) and folded into median
 // [min–max] (runs) cells by aggregate.ts, the same figures `sprint report
 // DIR` gives per folder. A folder may replace earlier folders' runs of the
 // cells it measured again (`{"folder": …, "replaces": […]}`: a column
@@ -174,19 +176,37 @@ function originOf(f: FolderData): string {
  * and the extra Chromium flags — but not the players' origin (one column may run over HTTP/2).
  */
 function settingsKey(m: AbManifest): string {
-  const { origin: _origin, ...rest } = m.plan.settings;
-  return JSON.stringify(
-    canonical({ settings: rest, defaultAbr: m.defaultAbr, pageQuery: m.pageQuery ?? '', chromiumArgs: m.chromiumArgs ?? [] }),
-  );
+  return JSON.stringify(canonical(comparedSettings(m)));
 }
 
-/** One aggregate over the runs of several folders; refuses folders whose settings differ, and a player label served from two origins. */
-export function pool(figure: string, folders: readonly FolderData[]): Aggregate {
+/**
+ * With `cellsMayDiffer` (Fig. 6, whose cells are independent conditions): folders of other settings
+ * may feed other cells, never the same one (a condition × variant with runs from two settings is refused),
+ * and the table names those cells and what differs (settingsLine).
+ */
+export interface PoolOptions {
+  readonly cellsMayDiffer?: boolean;
+}
+
+/** One aggregate over the runs of several folders; refuses folders whose settings differ (see PoolOptions), and a player label served from two origins. */
+export function pool(figure: string, folders: readonly FolderData[], options: PoolOptions = {}): Aggregate {
   const first = folders[0];
   const origins = new Map<string, { origin: string; folder: string }>();
+  /** condition × variant → the settings key and folder of its first runs. */
+  const cellSettings = new Map<string, { key: string; folder: string }>();
   for (const f of folders) {
-    if (first && settingsKey(f.manifest) !== settingsKey(first.manifest))
+    const key = settingsKey(f.manifest);
+    if (first && key !== settingsKey(first.manifest) && !options.cellsMayDiffer)
       throw new Error(`${figure}: ${f.name} and ${first.name} were run with different settings; a figure pools only runs made alike`);
+    for (const r of f.runs) {
+      const cell = `${r.conditionKey} ${r.variant.name}`;
+      const seen = cellSettings.get(cell);
+      if (seen && seen.key !== key)
+        throw new Error(
+          `${figure}: ${cell} has runs in ${seen.folder} and ${f.name}, which were run with different settings; a cell pools only runs made alike`,
+        );
+      if (!seen) cellSettings.set(cell, { key, folder: f.name });
+    }
     const origin = originOf(f);
     // Only variants with runs left (a later folder may have replaced all of a column's runs).
     const withRuns = new Set(f.runs.map((r) => r.variant.name));
@@ -203,6 +223,57 @@ export function pool(figure: string, folders: readonly FolderData[]): Aggregate 
   const runs = folders.flatMap((f) => f.runs);
   const order = folders.flatMap((f) => f.manifest.plan.variants.flatMap((v) => v.players.map((p) => p.label)));
   return aggregate(runs, order);
+}
+
+/** What a figure's folders are compared on (settingsKey), as one object. */
+function comparedSettings(m: AbManifest): Record<string, unknown> {
+  const { origin: _origin, ...rest } = m.plan.settings;
+  return { ...rest, defaultAbr: m.defaultAbr, pageQuery: m.pageQuery ?? '', chromiumArgs: m.chromiumArgs ?? [] };
+}
+
+/** Every leaf of a JSON value by dotted path ("primer.until"); arrays as one leaf. */
+function leaves(v: unknown, at = '', out = new Map<string, string>()): Map<string, string> {
+  if (typeof v === 'object' && v !== null && !Array.isArray(v))
+    for (const [k, x] of Object.entries(v)) leaves(x, at ? `${at}.${k}` : k, out);
+  else out.set(at, JSON.stringify(v));
+  return out;
+}
+
+/**
+ * How folder `b`'s settings differ from `a`'s, one "path: a → b" per setting ("–" where one has none);
+ * the schedule, which follows from the warm-up and the measured time, as its length.
+ */
+export function settingsDiff(a: AbManifest, b: AbManifest): string[] {
+  const la = leaves(comparedSettings(a));
+  const lb = leaves(comparedSettings(b));
+  const out: string[] = [];
+  const scheduleA = a.plan.settings.schedule.totalS;
+  const scheduleB = b.plan.settings.schedule.totalS;
+  for (const k of [...new Set([...la.keys(), ...lb.keys()])].sort()) {
+    if (k.startsWith('schedule.') || la.get(k) === lb.get(k)) continue;
+    out.push(`${k}: ${la.get(k) ?? '–'} → ${lb.get(k) ?? '–'}`);
+  }
+  const scheduleDiffers = JSON.stringify(canonical(a.plan.settings.schedule)) !== JSON.stringify(canonical(b.plan.settings.schedule));
+  if (scheduleDiffers) out.push(`schedule: ${scheduleA} s → ${scheduleB} s`);
+  return out;
+}
+
+/**
+ * Under a figure pooled with `cellsMayDiffer`: the cells measured with other settings than the first
+ * folder's, by folder, and what differs ('' when every folder shares the first one's settings).
+ */
+function settingsLine(folders: readonly FolderData[]): string {
+  const first = folders[0];
+  if (!first) return '';
+  const parts = folders
+    .filter((f) => f.runs.length > 0 && settingsKey(f.manifest) !== settingsKey(first.manifest))
+    .map((f) => {
+      const cells = [
+        ...new Map(f.runs.map((r) => [r.conditionKey, `${rateLabel(r.rateBitsPerSec)} × ${bytesLabel(r.queueBytes)}`])).values(),
+      ];
+      return `${cells.join(', ')} from \`${f.name}/\` (${settingsDiff(first.manifest, f.manifest).join('; ')})`;
+    });
+  return parts.length === 0 ? '' : `Cells run with other settings than \`${first.name}/\`: ${parts.join('; ')}.`;
 }
 
 /** "80.2 [78.0–85.1] (3)", "80.2 (1)", "–". */
@@ -258,7 +329,7 @@ function playerColumns(agg: Aggregate): Column[] {
 
 /** Paper Fig. 6: the player's port as % of fair share, rate × queue rows, one column per player and the control. */
 export function fig6Table(folders: readonly FolderData[]): string[] {
-  const agg = pool('fig6', folders);
+  const agg = pool('fig6', folders, { cellsMayDiffer: true });
   const cols = [...playerColumns(agg), ...agg.columns.filter((c) => c.kind === 'control')];
   const rows: string[][] = [];
   const videoRows: string[][] = [];
@@ -293,6 +364,7 @@ export function fig6Table(folders: readonly FolderData[]): string[] {
     ...table(['rate × queue', ...playerColumns(agg).map(title)], videoRows),
     '',
     sourcesLine(folders),
+    ...(settingsLine(folders) ? ['', settingsLine(folders)] : []),
   ];
 }
 
@@ -493,11 +565,12 @@ export function paperHtml(index: PaperIndex, load: (name: string) => FolderData)
   const refs = index.figures.fig6;
   if (!refs || refs.length === 0) return null;
   const folders = resolveFolders(refs, load);
-  const agg = pool('fig6', folders);
+  const agg = pool('fig6', folders, { cellsMayDiffer: true });
   return htmlPage('Paper Fig. 6 on our testbed', [
     '<p class="note">Generated by <code>npx sprint report --paper</code> from the results folders the index names for Fig. 6. The README holds the same figures as tables, each cell with its min–max and run count.</p>',
     heatMapsSection(agg, { rates: FIG6_RATES, queues: FIG6_QUEUES }),
     `<p class="note">${escapeHtml(sourcesLine(folders))}</p>`,
+    ...(settingsLine(folders) ? [`<p class="note">${escapeHtml(settingsLine(folders))}</p>`] : []),
   ]);
 }
 

@@ -42,6 +42,8 @@ const transport = params.get('transport') ?? undefined;
 //   sxmaxsec=SEC the most media time one Sprint-x expanded request covers
 //   sxaudio=SEC  Sprint-x: media time of one expanded audio request (0: audio left to dash.js)
 //   fragtimeout=MS dash.js's fragment request timeout (default 20000; tests of the segment rescue)
+//   mpdtimeout=MS  dash.js's manifest request timeout (default 10000); behind a
+//                multi-second queue both defaults are shorter than one request
 //   quality=top|lowest  a fixed video rung (ABR off): the CPU benchmark
 //                compares data planes on the same bytes
 //   hold=1       load the page and the player bundle, then wait: the player is
@@ -57,6 +59,7 @@ const mpt = params.get('mpt');
 const sprintWindow = params.get('swin');
 const bufferTarget = params.get('buffer');
 const fragTimeout = params.get('fragtimeout');
+const mpdTimeout = params.get('mpdtimeout');
 const quality = params.get('quality');
 const hold = parseSwitch('hold', params.get('hold')) ?? false;
 const manifest = params.get('manifest') ?? `media/${encodeURIComponent(set)}/${encodeURIComponent(layout)}/manifest.mpd`;
@@ -112,17 +115,19 @@ function parseNumber(name: string, value: string | null, min: 'positive' | 'zero
   return n;
 }
 
-/** dash.js settings from `buffer=`, `fragtimeout=` and `quality=` (undefined when none is given). */
+/** dash.js settings from `buffer=`, `fragtimeout=`, `mpdtimeout=` and `quality=` (undefined when none is given). */
 function dashSettings(
   target: number | undefined,
   timeoutMs: number | undefined,
+  manifestTimeoutMs: number | undefined,
   fixedRung: 'top' | 'lowest' | null,
 ): SprintApi.SprintPlayerOptions['dashSettings'] {
-  if (target === undefined && timeoutMs === undefined && fixedRung === null) return undefined;
+  if (target === undefined && timeoutMs === undefined && manifestTimeoutMs === undefined && fixedRung === null) return undefined;
   const streaming: Record<string, unknown> = {};
   if (target !== undefined)
     streaming['buffer'] = { bufferTimeDefault: target, bufferTimeAtTopQuality: target, bufferTimeAtTopQualityLongForm: target };
   if (timeoutMs !== undefined) streaming['fragmentRequestTimeout'] = timeoutMs;
+  if (manifestTimeoutMs !== undefined) streaming['manifestRequestTimeout'] = manifestTimeoutMs;
   if (fixedRung !== null)
     streaming['abr'] = { autoSwitchBitrate: { video: false }, initialBitrate: { video: fixedRung === 'top' ? 1e9 : 1 } };
   return { streaming } as SprintApi.SprintPlayerOptions['dashSettings'];
@@ -194,7 +199,7 @@ function start(): void {
       sprintxSafetySec: sxSafety === null ? undefined : parseNumber('sxsafety', sxSafety),
       sprintxMaxRangeSec: parseNumber('sxmaxsec', sxMaxSec),
       sprintxAudioSec: parseNumber('sxaudio', sxAudio, 'zero'),
-      dashSettings: dashSettings(target, parseNumber('fragtimeout', fragTimeout), quality),
+      dashSettings: dashSettings(target, parseNumber('fragtimeout', fragTimeout), parseNumber('mpdtimeout', mpdTimeout), quality),
     });
   } catch (e) {
     overlay.textContent = `error: ${(e as Error).message}`;

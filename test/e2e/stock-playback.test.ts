@@ -2,6 +2,7 @@
  * Foundation end-to-end: the demo page plays both content layouts in stock
  * mode in headless Chromium. Judged from the origin's access log (media bytes
  * really fetched) and the player's stats (playback time advanced >= 20 s).
+ * The page's request-timeout knobs reach dash.js.
  */
 import { demoUrl, mediaRecords, startStack, waitForPlayback, type Stack } from './support/playback';
 
@@ -44,5 +45,29 @@ describe.each(['chunked', 'unchunked'])('stock mode, %s layout', (layout) => {
       expect(onWire).toBeDefined();
       expect(onWire?.bytes).toBe(seg.bytes);
     }
+  });
+});
+
+describe('the demo page’s request timeouts', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('hands fragtimeout= and mpdtimeout= to dash.js (the defaults, 20 s and 10 s, are shorter than one request behind a multi-second queue)', async () => {
+    await stack.page.goto(demoUrl(stack.origin, { layout: 'unchunked', mode: 'stock', fragtimeout: '45000', mpdtimeout: '30000' }));
+    await waitForPlayback(stack.page, 4, 60_000);
+    const streaming = await stack.page.evaluate(() => {
+      const s = (
+        window as unknown as {
+          sprintPlayer: { dash: { getSettings(): { streaming: { fragmentRequestTimeout: number; manifestRequestTimeout: number } } } };
+        }
+      ).sprintPlayer.dash.getSettings().streaming;
+      return { fragment: s.fragmentRequestTimeout, manifest: s.manifestRequestTimeout };
+    });
+    expect(streaming).toEqual({ fragment: 45000, manifest: 30000 });
   });
 });

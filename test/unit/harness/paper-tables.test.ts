@@ -94,6 +94,34 @@ describe('paper tables', () => {
     expect(() => pool('fig6', [a, c])).toThrow(/fig6: c and a were run with different settings/);
   });
 
+  it('lets a Fig. 6 cell come from a folder of other settings, names the cell and what differs, and refuses a cell from two settings', () => {
+    const mbit = { stock: [1.2, 1.2, 1.2], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] };
+    const a = loadFolder(folder('a', mbit));
+    const deepDir = path.join(dir, 'deep');
+    const deepSettings = { ...SETTINGS, pagePreload: true as const, primer: { leadS: 30, overlapS: 20, until: 'playing' as const } };
+    const conditions = [{ key: '1.5mbit-1536kb', rateBitsPerSec: 1.5e6, queueBytes: 1572864 }];
+    writeResultsFolder(
+      deepDir,
+      buildPlan({ settings: deepSettings, conditions, players: [STOCK, SPRINT], repeats: 2, control: true, together: false }),
+      () => 0.6,
+    );
+    buildReport(deepDir);
+    const deep = loadFolder(deepDir);
+    const lines = fig6Table([a, deep]);
+    expect(lines.filter((l) => /^\| 1\.5 Mbit\/s × 1536 KB \| [0-9.]+ \[[0-9.–]+\] \(2\) \| /.test(l))).toHaveLength(1);
+    expect(lines).toContain('| 3 Mbit/s × 256 KB | 80.0 [80.0–80.0] (3) | 100.0 [100.0–100.0] (3) | 100.0 [100.0–100.0] (3) |');
+    expect(lines.at(-1)).toBe(
+      'Cells run with other settings than `a/`: 1.5 Mbit/s × 1536 KB from `deep/` (pagePreload: – → true; primer.leadS: – → 30; primer.overlapS: – → 20; primer.until: – → "playing").',
+    );
+    // Folders alike get no such line.
+    expect(fig6Table([a]).some((l) => l.startsWith('Cells run with other settings'))).toBe(false);
+    // The same cell from two settings is refused, in Fig. 6 too.
+    const other = loadFolder(folder('other', mbit, { ...SETTINGS, pagePreload: true as const }));
+    expect(() => fig6Table([a, other])).toThrow(/fig6: 3mbit-256kb stock has runs in a and other, which were run with different settings/);
+    // The other figures still pool only folders made alike.
+    expect(() => pool('fig11', [a, deep])).toThrow(/fig11: deep and a were run with different settings/);
+  });
+
   it('lets a folder replace the runs of the cells it measured again in the folders before it, and says so under the table', () => {
     folder('grid', { stock: [1.2, 1.2, 1.2], sprint: [1.2, 1.2, 1.2], control: [1.5, 1.5, 1.5] });
     const again = path.join(dir, 'again');
