@@ -2,7 +2,7 @@
 // Fig. 11, the competitors of §V-B), built from committed results folders.
 // An index (demo/results/paper.json) names the folders that feed each
 // figure; their runs are pooled per figure (folders of one figure must share
-// their settings, apart from the players' origin; in Fig. 6 a cell may come
+// their settings, apart from the players' origin; in Fig. 6 a row may come
 // from a folder of other settings, never from two, and the line under the
 // table names it and what differs) and folded into median
 // [min–max] (runs) cells by aggregate.ts, the same figures `sprint report
@@ -24,6 +24,7 @@ import { heatMapsSection, htmlPage } from './report-html';
 import { AbManifest, readManifest } from './manifest';
 import { mdTable } from './report-md';
 import { conditionKey, isPairVariant } from './plan';
+import { formatSchedule } from './schedule';
 import type { RunSummary } from './run-summary';
 
 export const FIGURES = ['fig6', 'table1', 'fig11', 'competitors'] as const;
@@ -172,17 +173,19 @@ function originOf(f: FolderData): string {
 }
 
 /**
- * What folders of one figure must share: every setting of the plan, the default ABR, the page query
- * and the extra Chromium flags — but not the players' origin (one column may run over HTTP/2).
+ * What folders of one figure (of one Fig. 6 row) must share: every setting of the plan, the default
+ * ABR, the page query and the extra Chromium flags — but not the players' origin (one column may run
+ * over HTTP/2).
  */
 function settingsKey(m: AbManifest): string {
   return JSON.stringify(canonical(comparedSettings(m)));
 }
 
 /**
- * With `cellsMayDiffer` (Fig. 6, whose cells are independent conditions): folders of other settings
- * may feed other cells, never the same one (a condition × variant with runs from two settings is refused),
- * and the table names those cells and what differs (settingsLine).
+ * With `cellsMayDiffer` (Fig. 6, whose rows are independent conditions): folders of other settings
+ * may feed other rows, never the same one (a condition with runs from two settings is refused, so
+ * every column of a row was measured alike), and the table names those rows and what differs
+ * (settingsLine).
  */
 export interface PoolOptions {
   readonly cellsMayDiffer?: boolean;
@@ -192,20 +195,19 @@ export interface PoolOptions {
 export function pool(figure: string, folders: readonly FolderData[], options: PoolOptions = {}): Aggregate {
   const first = folders[0];
   const origins = new Map<string, { origin: string; folder: string }>();
-  /** condition × variant → the settings key and folder of its first runs. */
-  const cellSettings = new Map<string, { key: string; folder: string }>();
+  /** condition → the settings key and folder of its first runs. */
+  const rowSettings = new Map<string, { key: string; folder: string }>();
   for (const f of folders) {
     const key = settingsKey(f.manifest);
     if (first && key !== settingsKey(first.manifest) && !options.cellsMayDiffer)
       throw new Error(`${figure}: ${f.name} and ${first.name} were run with different settings; a figure pools only runs made alike`);
     for (const r of f.runs) {
-      const cell = `${r.conditionKey} ${r.variant.name}`;
-      const seen = cellSettings.get(cell);
+      const seen = rowSettings.get(r.conditionKey);
       if (seen && seen.key !== key)
         throw new Error(
-          `${figure}: ${cell} has runs in ${seen.folder} and ${f.name}, which were run with different settings; a cell pools only runs made alike`,
+          `${figure}: ${r.conditionKey} has runs in ${seen.folder} and ${f.name}, which were run with different settings; a condition pools only runs made alike`,
         );
-      if (!seen) cellSettings.set(cell, { key, folder: f.name });
+      if (!seen) rowSettings.set(r.conditionKey, { key, folder: f.name });
     }
     const origin = originOf(f);
     // Only variants with runs left (a later folder may have replaced all of a column's runs).
@@ -241,39 +243,39 @@ function leaves(v: unknown, at = '', out = new Map<string, string>()): Map<strin
 
 /**
  * How folder `b`'s settings differ from `a`'s, one "path: a → b" per setting ("–" where one has none);
- * the schedule, which follows from the warm-up and the measured time, as its length.
+ * the schedule as `sprint ab --schedule` writes it ("both:390s → both:450s").
  */
 export function settingsDiff(a: AbManifest, b: AbManifest): string[] {
   const la = leaves(comparedSettings(a));
   const lb = leaves(comparedSettings(b));
   const out: string[] = [];
-  const scheduleA = a.plan.settings.schedule.totalS;
-  const scheduleB = b.plan.settings.schedule.totalS;
   for (const k of [...new Set([...la.keys(), ...lb.keys()])].sort()) {
     if (k.startsWith('schedule.') || la.get(k) === lb.get(k)) continue;
     out.push(`${k}: ${la.get(k) ?? '–'} → ${lb.get(k) ?? '–'}`);
   }
-  const scheduleDiffers = JSON.stringify(canonical(a.plan.settings.schedule)) !== JSON.stringify(canonical(b.plan.settings.schedule));
-  if (scheduleDiffers) out.push(`schedule: ${scheduleA} s → ${scheduleB} s`);
+  const scheduleA = formatSchedule(a.plan.settings.schedule);
+  const scheduleB = formatSchedule(b.plan.settings.schedule);
+  if (scheduleA !== scheduleB) out.push(`schedule: ${scheduleA} → ${scheduleB}`);
   return out;
 }
 
 /**
- * Under a figure pooled with `cellsMayDiffer`: the cells measured with other settings than the first
- * folder's, by folder, and what differs ('' when every folder shares the first one's settings).
+ * Under a figure pooled with `cellsMayDiffer`: the rows measured with other settings than the first
+ * folder with runs left (after replacements), by folder, and what differs ('' when every such
+ * folder shares its settings).
  */
 function settingsLine(folders: readonly FolderData[]): string {
-  const first = folders[0];
+  const first = folders.find((f) => f.runs.length > 0);
   if (!first) return '';
   const parts = folders
     .filter((f) => f.runs.length > 0 && settingsKey(f.manifest) !== settingsKey(first.manifest))
     .map((f) => {
-      const cells = [
+      const rows = [
         ...new Map(f.runs.map((r) => [r.conditionKey, `${rateLabel(r.rateBitsPerSec)} × ${bytesLabel(r.queueBytes)}`])).values(),
       ];
-      return `${cells.join(', ')} from \`${f.name}/\` (${settingsDiff(first.manifest, f.manifest).join('; ')})`;
+      return `${rows.join(', ')} from \`${f.name}/\` (${settingsDiff(first.manifest, f.manifest).join('; ')})`;
     });
-  return parts.length === 0 ? '' : `Cells run with other settings than \`${first.name}/\`: ${parts.join('; ')}.`;
+  return parts.length === 0 ? '' : `Rows run with other settings than \`${first.name}/\`: ${parts.join('; ')}.`;
 }
 
 /** "80.2 [78.0–85.1] (3)", "80.2 (1)", "–". */
@@ -330,6 +332,7 @@ function playerColumns(agg: Aggregate): Column[] {
 /** Paper Fig. 6: the player's port as % of fair share, rate × queue rows, one column per player and the control. */
 export function fig6Table(folders: readonly FolderData[]): string[] {
   const agg = pool('fig6', folders, { cellsMayDiffer: true });
+  const settings = settingsLine(folders);
   const cols = [...playerColumns(agg), ...agg.columns.filter((c) => c.kind === 'control')];
   const rows: string[][] = [];
   const videoRows: string[][] = [];
@@ -364,7 +367,7 @@ export function fig6Table(folders: readonly FolderData[]): string[] {
     ...table(['rate × queue', ...playerColumns(agg).map(title)], videoRows),
     '',
     sourcesLine(folders),
-    ...(settingsLine(folders) ? ['', settingsLine(folders)] : []),
+    ...(settings ? ['', settings] : []),
   ];
 }
 
@@ -566,11 +569,12 @@ export function paperHtml(index: PaperIndex, load: (name: string) => FolderData)
   if (!refs || refs.length === 0) return null;
   const folders = resolveFolders(refs, load);
   const agg = pool('fig6', folders, { cellsMayDiffer: true });
+  const settings = settingsLine(folders);
   return htmlPage('Paper Fig. 6 on our testbed', [
     '<p class="note">Generated by <code>npx sprint report --paper</code> from the results folders the index names for Fig. 6. The README holds the same figures as tables, each cell with its min–max and run count.</p>',
     heatMapsSection(agg, { rates: FIG6_RATES, queues: FIG6_QUEUES }),
     `<p class="note">${escapeHtml(sourcesLine(folders))}</p>`,
-    ...(settingsLine(folders) ? [`<p class="note">${escapeHtml(settingsLine(folders))}</p>`] : []),
+    ...(settings ? [`<p class="note">${escapeHtml(settings)}</p>`] : []),
   ]);
 }
 

@@ -74,6 +74,7 @@ export async function preloadPages(options: PreloadOptions): Promise<string | nu
       }
     }
     times.pageCloseRequestedS = Date.now() / 1000;
+    // The FINs cross the idle link in well under a second; the browser drops those sockets from its pool.
     await sleepUntil(Date.now() + PRELOAD_SETTLE_MS, options.signal);
     times.pageConnectionsLeft = (await establishedConnections(testbed, ports, Date.now() / 1000)).length;
     if (times.pageConnectionsLeft === 0) break;
@@ -83,5 +84,5 @@ export async function preloadPages(options: PreloadOptions): Promise<string | nu
   );
   return times.pageConnectionsLeft === 0
     ? null
-    : `--preload-pages: ${times.pageConnectionsLeft} connection(s) to the players' ports were still established after their origins were asked ${PRELOAD_CLOSE_ATTEMPTS} times to close them; a player may have used one that opened on the idle link`;
+    : `--preload-pages: ${times.pageConnectionsLeft} connection(s) to the players' ports were still established after their origins were asked ${PRELOAD_CLOSE_ATTEMPTS === 2 ? 'twice' : `${PRELOAD_CLOSE_ATTEMPTS} times`} to close them; a player may have used one that opened on the idle link`;
 }

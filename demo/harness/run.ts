@@ -27,7 +27,7 @@
 // https, and Chromium trusts that one certificate by its SPKI hash
 // (--ignore-certificate-errors-spki-list), nothing else.
 //
-// Size (about 630 lines): one run's steps in order, each paired with its
+// Size (about 660 lines): one run's steps in order, each paired with its
 // teardown; the pieces themselves (testbed, origins, browser, capture,
 // schedule, page preload, summary) live in their own modules.
 
@@ -64,7 +64,7 @@ export const RUN_VERSION = 1;
 
 /** How long a player page may take to create `window.sprintPlayer` before the run fails. */
 export const PLAYER_READY_TIMEOUT_S = 60;
-/** When to check the server's congestion control on the live flows, seconds after the competition starts. */
+/** When to check the server's congestion control on the live flows first, seconds after the competition starts (congestionCheckOffsetsS). */
 export const CC_CHECK_AFTER_S = 5;
 
 /**
@@ -527,18 +527,30 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
         await Promise.all(bulk.map(stopBulk));
       },
     });
-    // Checked once some connection of the run is established (congestionCheckOffsetsS); warned about once.
+    // Checked once some connection of the run is established (congestionCheckOffsetsS), after any
+    // other event due at the same time (the primer's stop comes first); recorded and warned about
+    // once: when a check sees connections, or at the last check. A failing `ss` is a warning.
     const ccChecks = congestionCheckOffsetsS(schedule.both.fromS, settings.warmupS);
+    let ccConcluded = false;
     ccChecks.forEach((atS, i) =>
       events.push({
         atS,
-        order: 3,
+        order: 6,
         run: async () => {
-          if (!tb || (congestion && congestion.connections > 0)) return;
-          congestion = await tb.verifyCongestionControl(flows.map((f) => f.port));
-          if (congestion.connections === 0 && i < ccChecks.length - 1) return;
-          log(`congestion control: ${congestion.detail}`);
-          if (!congestion.ok) warnings.push(`congestion control not verified: ${congestion.detail}`);
+          if (!tb || ccConcluded) return;
+          let check: CongestionCheck;
+          try {
+            check = await tb.verifyCongestionControl(flows.map((f) => f.port));
+          } catch (err) {
+            ccConcluded = true;
+            warnings.push(`congestion control not verified: ss failed: ${(err as Error).message}`);
+            return;
+          }
+          if (check.connections === 0 && i < ccChecks.length - 1) return;
+          ccConcluded = true;
+          congestion = check;
+          log(`congestion control: ${check.detail}`);
+          if (!check.ok) warnings.push(`congestion control not verified: ${check.detail}`);
         },
       }),
     );

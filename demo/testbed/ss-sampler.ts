@@ -1,7 +1,8 @@
 // Server-side TCP state over time: samples `ss -tinH state established` in the
 // server namespace every 0.5 s and writes one record per connection (cwnd,
 // RTT, ssthresh, bytes acked, retransmissions, congestion control). This is
-// the sender's cwnd, the one the paper plots (§III, Figs. 2–3).
+// the sender's cwnd, the one the paper plots (§III, Figs. 2–3). The same read
+// (establishedConnections) tells the harness which connections are open.
 
 import { PeriodicSampler } from './sampler';
 import { parseSsOutput, SsSample } from './ss-parse';

@@ -2,7 +2,8 @@
 // (demo/harness/paper-tables.ts, `sprint report --paper`): results folders
 // written the way `sprint ab` writes them are folded into Fig. 6 and Table I
 // cells (median [min–max] (runs), Sprint outside 97–105 % in bold), folders
-// of different settings are not pooled, a folder that measured cells again replaces the older runs of
+// of different settings are not pooled (a Fig. 6 row may come from a folder of other settings,
+// named under the table), a folder that measured cells again replaces the older runs of
 // those cells (named under the table), a run whose player fell back to another data plane is left out
 // and named, Table I finds its pairs by mode, the README's marked blocks are
 // rewritten in place — and the README in this repository holds exactly the
@@ -19,13 +20,16 @@ import {
   FolderData,
   fig6Table,
   loadFolder,
+  paperHtml,
   paperTables,
   pool,
   readmeTables,
   readPaperIndex,
   replaceReadmeTables,
+  settingsDiff,
   table1Table,
 } from '../../../demo/harness/paper-tables';
+import { formatSchedule, scheduleFromPhases } from '../../../demo/harness/schedule';
 import { buildPlan, parsePairs, PlayerSpec } from '../../../demo/harness/plan';
 import { SETTINGS, STOCK, testPlan, writeResultsFolder } from './fixtures';
 
@@ -94,15 +98,15 @@ describe('paper tables', () => {
     expect(() => pool('fig6', [a, c])).toThrow(/fig6: c and a were run with different settings/);
   });
 
-  it('lets a Fig. 6 cell come from a folder of other settings, names the cell and what differs, and refuses a cell from two settings', () => {
+  it('lets a Fig. 6 row come from a folder of other settings, names the row and what differs, and refuses a row from two settings', () => {
     const mbit = { stock: [1.2, 1.2, 1.2], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] };
     const a = loadFolder(folder('a', mbit));
     const deepDir = path.join(dir, 'deep');
     const deepSettings = { ...SETTINGS, pagePreload: true as const, primer: { leadS: 30, overlapS: 20, until: 'playing' as const } };
-    const conditions = [{ key: '1.5mbit-1536kb', rateBitsPerSec: 1.5e6, queueBytes: 1572864 }];
+    const deepRow = [{ key: '1.5mbit-1536kb', rateBitsPerSec: 1.5e6, queueBytes: 1572864 }];
     writeResultsFolder(
       deepDir,
-      buildPlan({ settings: deepSettings, conditions, players: [STOCK, SPRINT], repeats: 2, control: true, together: false }),
+      buildPlan({ settings: deepSettings, conditions: deepRow, players: [STOCK, SPRINT], repeats: 2, control: true, together: false }),
       () => 0.6,
     );
     buildReport(deepDir);
@@ -110,16 +114,55 @@ describe('paper tables', () => {
     const lines = fig6Table([a, deep]);
     expect(lines.filter((l) => /^\| 1\.5 Mbit\/s × 1536 KB \| [0-9.]+ \[[0-9.–]+\] \(2\) \| /.test(l))).toHaveLength(1);
     expect(lines).toContain('| 3 Mbit/s × 256 KB | 80.0 [80.0–80.0] (3) | 100.0 [100.0–100.0] (3) | 100.0 [100.0–100.0] (3) |');
-    expect(lines.at(-1)).toBe(
-      'Cells run with other settings than `a/`: 1.5 Mbit/s × 1536 KB from `deep/` (pagePreload: – → true; primer.leadS: – → 30; primer.overlapS: – → 20; primer.until: – → "playing").',
+    const line =
+      'Rows run with other settings than `a/`: 1.5 Mbit/s × 1536 KB from `deep/` (pagePreload: – → true; primer.leadS: – → 30; primer.overlapS: – → 20; primer.until: – → "playing").';
+    expect(lines.at(-1)).toBe(line);
+    // The heat maps say it too.
+    const html = paperHtml(
+      {
+        figures: {
+          fig6: [
+            { name: 'a', replaces: [] },
+            { name: 'deep', replaces: [] },
+          ],
+        },
+      },
+      (n) => (n === 'a' ? a : deep),
     );
+    expect(html).toContain(line.replace(/"/g, '&quot;'));
     // Folders alike get no such line.
-    expect(fig6Table([a]).some((l) => l.startsWith('Cells run with other settings'))).toBe(false);
-    // The same cell from two settings is refused, in Fig. 6 too.
+    expect(fig6Table([a]).some((l) => l.startsWith('Rows run with other settings'))).toBe(false);
+    // A row from two settings is refused, in Fig. 6 too: the same cells, or one column of the row.
     const other = loadFolder(folder('other', mbit, { ...SETTINGS, pagePreload: true as const }));
-    expect(() => fig6Table([a, other])).toThrow(/fig6: 3mbit-256kb stock has runs in a and other, which were run with different settings/);
+    expect(() => fig6Table([a, other])).toThrow(/fig6: 3mbit-256kb has runs in a and other, which were run with different settings/);
+    const stockDir = path.join(dir, 'stock-only');
+    const conditions = [{ key: '3mbit-256kb', rateBitsPerSec: 3e6, queueBytes: 262144 }];
+    writeResultsFolder(
+      stockDir,
+      buildPlan({ settings: deepSettings, conditions, players: [STOCK], repeats: 1, control: false, together: false }),
+      () => 1.2,
+    );
+    buildReport(stockDir);
+    expect(() => fig6Table([deep, loadFolder(stockDir), a])).toThrow(/fig6: 3mbit-256kb has runs in stock-only and a/);
     // The other figures still pool only folders made alike.
     expect(() => pool('fig11', [a, deep])).toThrow(/fig11: deep and a were run with different settings/);
+  });
+
+  it('names a schedule that differs as sprint ab writes it, and settings only one side has with "–"', () => {
+    const a = loadFolder(folder('a', { stock: [1.2, 1.2, 1.2], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] }));
+    const b = {
+      ...a.manifest,
+      pageQuery: 'fragtimeout=120000',
+      plan: {
+        ...a.manifest.plan,
+        settings: { ...a.manifest.plan.settings, schedule: scheduleFromPhases([{ name: 'both', durationS: 450 }]) },
+      },
+    };
+    expect(settingsDiff(a.manifest, b)).toEqual([
+      `pageQuery: "" → "fragtimeout=120000"`,
+      `schedule: ${formatSchedule(SETTINGS.schedule)} → both:450s`,
+    ]);
+    expect(settingsDiff(a.manifest, a.manifest)).toEqual([]);
   });
 
   it('lets a folder replace the runs of the cells it measured again in the folders before it, and says so under the table', () => {
