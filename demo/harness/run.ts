@@ -184,6 +184,9 @@ export function playerUrl(
   return `${originIsH2(settings.origin) ? 'https' : 'http'}://${serverAddr}:${port}/?${q.toString()}`;
 }
 
+/** A flow with a player (its page is opened in the browser). */
+type PlayerFlow = FlowSpec & { readonly player: NonNullable<FlowSpec['player']> };
+
 /** Runs one RunSpec; always writes run.json; resolves with it (status says how it ended). */
 export async function runOne(options: RunOptions): Promise<RunRecord> {
   const { spec, settings } = options;
@@ -296,12 +299,12 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
   };
 
   /** The player page's URL for a flow (held with `--preload-pages`). */
-  const pageUrl = (testbed: Testbed, f: FlowSpec & { player: NonNullable<FlowSpec['player']> }): string => {
+  const pageUrl = (testbed: Testbed, f: PlayerFlow): string => {
     const url = new URL(playerUrl(testbed.serverAddr, f.port, settings, f.player.mode, f.player.abr, options.pageQuery, f.player.query));
     if (settings.pagePreload) url.searchParams.set('hold', '1');
     return url.toString();
   };
-  const sessionOptions = (testbed: Testbed, f: FlowSpec & { player: NonNullable<FlowSpec['player']> }) => ({
+  const sessionOptions = (testbed: Testbed, f: PlayerFlow) => ({
     url: pageUrl(testbed, f),
     out: file(`player-${f.port}.jsonl`),
     label: f.label,

@@ -115,18 +115,26 @@ function parseNumber(name: string, value: string | null, min: 'positive' | 'zero
   return n;
 }
 
-/** dash.js settings from `buffer=`, `fragtimeout=`, `mpdtimeout=` and `quality=` (undefined when none is given). */
-function dashSettings(
-  target: number | undefined,
-  timeoutMs: number | undefined,
-  manifestTimeoutMs: number | undefined,
-  fixedRung: 'top' | 'lowest' | null,
-): SprintApi.SprintPlayerOptions['dashSettings'] {
-  if (target === undefined && timeoutMs === undefined && manifestTimeoutMs === undefined && fixedRung === null) return undefined;
+/** The page's knobs that become dash.js settings (`buffer=`, `fragtimeout=`, `mpdtimeout=`, `quality=`). */
+interface DashKnobs {
+  readonly target: number | undefined;
+  readonly fragmentTimeoutMs: number | undefined;
+  readonly manifestTimeoutMs: number | undefined;
+  readonly fixedRung: 'top' | 'lowest' | null;
+}
+
+/** dash.js settings from the page's knobs (undefined when none is given). */
+function dashSettings({
+  target,
+  fragmentTimeoutMs,
+  manifestTimeoutMs,
+  fixedRung,
+}: DashKnobs): SprintApi.SprintPlayerOptions['dashSettings'] {
+  if (target === undefined && fragmentTimeoutMs === undefined && manifestTimeoutMs === undefined && fixedRung === null) return undefined;
   const streaming: Record<string, unknown> = {};
   if (target !== undefined)
     streaming['buffer'] = { bufferTimeDefault: target, bufferTimeAtTopQuality: target, bufferTimeAtTopQualityLongForm: target };
-  if (timeoutMs !== undefined) streaming['fragmentRequestTimeout'] = timeoutMs;
+  if (fragmentTimeoutMs !== undefined) streaming['fragmentRequestTimeout'] = fragmentTimeoutMs;
   if (manifestTimeoutMs !== undefined) streaming['manifestRequestTimeout'] = manifestTimeoutMs;
   if (fixedRung !== null)
     streaming['abr'] = { autoSwitchBitrate: { video: false }, initialBitrate: { video: fixedRung === 'top' ? 1e9 : 1 } };
@@ -199,7 +207,12 @@ function start(): void {
       sprintxSafetySec: sxSafety === null ? undefined : parseNumber('sxsafety', sxSafety),
       sprintxMaxRangeSec: parseNumber('sxmaxsec', sxMaxSec),
       sprintxAudioSec: parseNumber('sxaudio', sxAudio, 'zero'),
-      dashSettings: dashSettings(target, parseNumber('fragtimeout', fragTimeout), parseNumber('mpdtimeout', mpdTimeout), quality),
+      dashSettings: dashSettings({
+        target,
+        fragmentTimeoutMs: parseNumber('fragtimeout', fragTimeout),
+        manifestTimeoutMs: parseNumber('mpdtimeout', mpdTimeout),
+        fixedRung: quality,
+      }),
     });
   } catch (e) {
     overlay.textContent = `error: ${(e as Error).message}`;
