@@ -194,12 +194,13 @@ export interface PoolOptions {
 /** One aggregate over the runs of several folders; refuses folders whose settings differ (see PoolOptions), and a player label served from two origins. */
 export function pool(figure: string, folders: readonly FolderData[], options: PoolOptions = {}): Aggregate {
   const first = folders[0];
+  const firstKey = first ? settingsKey(first.manifest) : undefined;
   const origins = new Map<string, { origin: string; folder: string }>();
   /** condition → the settings key and folder of its first runs. */
   const rowSettings = new Map<string, { key: string; folder: string }>();
   for (const f of folders) {
     const key = settingsKey(f.manifest);
-    if (first && key !== settingsKey(first.manifest) && !options.cellsMayDiffer)
+    if (first && key !== firstKey && !options.cellsMayDiffer)
       throw new Error(`${figure}: ${f.name} and ${first.name} were run with different settings; a figure pools only runs made alike`);
     for (const r of f.runs) {
       const seen = rowSettings.get(r.conditionKey);

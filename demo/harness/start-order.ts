@@ -11,7 +11,9 @@
 // media, when it opened (its first ss sample or its first request, whichever
 // came first) against when the primer stopped, and the lowest round trips of
 // it and of the other flows' busiest connections, which tell whether it
-// still caught the dip. Pure: records in, a warning out.
+// still caught the dip. The lean was measured under cubic; under another
+// congestion control (BBR, which keeps the queue near empty) the warning
+// says so instead of claiming it. Pure: records in, a warning out.
 
 import { sendingInterval } from './media-split';
 import type { RunRecord } from './run';
@@ -115,6 +117,11 @@ export function lateStartWarnings(
       f.role === 'player' ? busiestMediaConnection(origins[f.id] ?? [], ss, f.port) : busiestBySs(ss, f.port),
     ]),
   );
+  const cc = record.settings.congestionControl;
+  const why =
+    cc === 'cubic'
+      ? "one that opens after the queue's dip keeps a higher lowest round trip, and cubic leans it ahead"
+      : `one that opens after the queue's dip keeps a higher lowest round trip; the lean that gives was measured under cubic, not under ${cc}`;
   const out: string[] = [];
   for (const f of record.flows) {
     const media = busiest.get(f.id);
@@ -132,7 +139,7 @@ export function lateStartWarnings(
         : `; its lowest round trip was ${Math.round(media.minRttMs)} ms${others.length > 0 ? ` against ${others.join(', ')}` : ''}`;
     out.push(
       `player ${f.label} (port ${f.port}): the connection that carried most of its media opened at +${(media.openedS - startS).toFixed(1)} s, ` +
-        `after the primer left at +${(stopS - startS).toFixed(1)} s${rtt} (one that opens after the queue's dip keeps a higher lowest round trip, and cubic leans it ahead)`,
+        `after the primer left at +${(stopS - startS).toFixed(1)} s${rtt} (${why})`,
     );
   }
   return out;

@@ -2,7 +2,8 @@
 // server namespace every 0.5 s and writes one record per connection (cwnd,
 // RTT, ssthresh, bytes acked, retransmissions, congestion control). This is
 // the sender's cwnd, the one the paper plots (§III, Figs. 2–3). The same read
-// (establishedConnections) tells the harness which connections are open.
+// (establishedConnections) tells the harness which connections are open and
+// which congestion control they run.
 
 import { PeriodicSampler } from './sampler';
 import { parseSsOutput, SsSample } from './ss-parse';
@@ -20,8 +21,9 @@ export interface SsSamplerOptions {
 /**
  * The established TCP connections in the server namespace now, stamped `t`
  * (epoch seconds): those whose server (local) port is in `ports`, or all with
- * null. One `ss` call; the sampler below and the harness's page preload
- * (demo/harness/preload-pages.ts) both read the server's sockets this way.
+ * null. One `ss` call; the sampler below, the testbed's congestion-control
+ * check (topology.ts) and the harness's page preload
+ * (demo/harness/preload-pages.ts) all read the server's sockets this way.
  */
 export async function establishedConnections(testbed: Testbed, ports: ReadonlySet<number> | null, t: number): Promise<SsSample[]> {
   const text = await testbed.run(testbed.serverNs, 'ss', ['-tinH', 'state', 'established'], 5000);

@@ -35,7 +35,7 @@ import { ADDRESSES, RunNames, runNames } from './names';
 import { assertPreflight } from './preflight';
 import { ExecOptions, ProcessTracker } from './processes';
 import { inNamespace, runAsync, runSync, trySync } from './shell';
-import { parseSsOutput } from './ss-parse';
+import { establishedConnections } from './ss-sampler';
 
 export type CongestionControl = 'cubic' | 'bbr' | 'reno';
 export const CONGESTION_CONTROLS: readonly CongestionControl[] = ['cubic', 'bbr', 'reno'];
@@ -410,10 +410,8 @@ export async function createTestbed(options: TopologyOptions): Promise<Testbed> 
     },
     stop: (pid, graceMs) => tracker.stop(pid, graceMs),
     pids: () => tracker.list().map((p) => p.pid),
-    verifyCongestionControl: async (serverPorts) => {
-      const out = await runAsync('ip', inNamespace(names.serverNs, 'ss', ['-tinH', 'state', 'established']));
-      return checkCongestionControl(parseSsOutput(out, Date.now() / 1000), settings.congestionControl, serverPorts);
-    },
+    verifyCongestionControl: async (serverPorts) =>
+      checkCongestionControl(await establishedConnections(testbed, null, Date.now() / 1000), settings.congestionControl, serverPorts),
     destroy,
     destroySync,
     get destroyed() {

@@ -17,6 +17,7 @@ import { buildReport } from '../../../demo/harness/report';
 import { cellOf } from '../../../demo/harness/aggregate';
 import { fallbackOf } from '../../../demo/harness/player-summary';
 import {
+  competitorsTable,
   FolderData,
   fig6Table,
   loadFolder,
@@ -383,6 +384,33 @@ describe('paper tables', () => {
     };
     expect(() => table1Table([four])).toThrow(/a has 4 bulk flows/);
     expect(() => parsePairs('stock+sprint,sprint+stock', 'buffer')).toThrow(/listed twice \(a pair is the same in either order\)/);
+  });
+
+  it("gives §V-B's competitors one row per folder and condition, named by its bulk flows and congestion control, a player not run as –", () => {
+    const four = loadFolder(
+      folder('four', { stock: [1.2, 1.05, 1.35], sprint: [1.2, 1.2, 1.2], control: [1.5, 1.5, 1.5] }, { ...SETTINGS, bulkFlows: 4 }),
+    );
+    const bbr = loadFolder(
+      folder(
+        'bbr',
+        { stock: [1.5, 1.5, 1.5], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] },
+        { ...SETTINGS, congestionControl: 'bbr' },
+      ),
+    );
+    const lines = competitorsTable([four, bbr]);
+    expect(lines).toContain('| setting | stock | Sprint-x | Sprint (extension) | control (bulk vs bulk) |');
+    const rows = lines.filter((l) => l.startsWith('| 3 Mbit/s'));
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(/^\| 3 Mbit\/s × 256 KB, 4 bulk flows, cubic \| [0-9.]+ \[[0-9.–]+\] \(3\) \| – \| /);
+    expect(rows[1]).toBe(
+      '| 3 Mbit/s × 256 KB, 1 bulk flow, bbr | 100.0 [100.0–100.0] (3) | – | 100.0 [100.0–100.0] (3) | 100.0 [100.0–100.0] (3) |',
+    );
+    expect(lines.at(-1)).toBe('Runs: `four/` (9 runs: source unknown ×9); `bbr/` (9 runs: source unknown ×9).');
+    // The index feeds it like any other figure.
+    const tables = paperTables({ figures: { competitors: ['four', 'bbr'].map((name) => ({ name, replaces: [] })) } }, (name) =>
+      name === 'four' ? four : bbr,
+    );
+    expect(tables.get('competitors')).toBe(lines.join('\n'));
   });
 });
 

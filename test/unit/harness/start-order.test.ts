@@ -76,6 +76,16 @@ describe('start order against the primer', () => {
     ]);
   });
 
+  it('claims the lean only under cubic, where it was measured', () => {
+    const { record } = primed(20);
+    const bbr = { ...record, settings: { ...record.settings, congestionControl: 'bbr' as const } };
+    expect(lateStartWarnings(bbr, { '8001': pageThenMedia(24.5) }, ss)).toEqual([
+      'player stock (port 8001): the connection that carried most of its media opened at +24.5 s, after the primer left at +20.0 s; ' +
+        "its lowest round trip was 556 ms against bulk 1's 323 ms (one that opens after the queue's dip keeps a higher lowest round trip; " +
+        'the lean that gives was measured under cubic, not under bbr)',
+    ]);
+  });
+
   it('is quiet when the media connection opened before the primer left, or without a primer', () => {
     const early = [...conn(8001, 50001, 1, 90, 120), ...conn(8001, 50002, 12, 90, 300), ...conn(9001, 41000, 0.5, 90, 323)];
     expect(lateStartWarnings(primed(20).record, { '8001': pageThenMedia(12) }, early)).toEqual([]);
