@@ -26,6 +26,7 @@ import {
   Plan,
   PLAYERS_ORIGINS,
   type PlayersOrigin,
+  reservedPageKeys,
   runLengthS,
 } from './plan';
 import { describePrimer, parsePrimer, primerLeadProblem } from './primer';
@@ -91,7 +92,8 @@ Players and content:
                          (default demo)
   --page-query Q         extra query parameters for the player page, e.g. transport=fetch
                          (sprint players load the Sprint extension unless transport=fetch;
-                         build it first with npm run extension:install)
+                         build it first with npm run extension:install); not mode, abr, set,
+                         layout or hold, which the harness sets
 
 Network (comma lists are crossed into a grid):
   --rate R[,R…]          bottleneck rate, e.g. 3mbit (default 3mbit)
@@ -267,8 +269,12 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
   const pageQuery = v('page-query') ?? '';
   if (/[#\s]/.test(pageQuery))
     throw new UsageError(`--page-query: ${JSON.stringify(pageQuery)} must be a URL query such as key=value&key2=value2`);
-  if (new URLSearchParams(pageQuery).has('hold'))
-    throw new UsageError("--page-query: hold is the harness's own (--preload-pages holds every page until its player is due)");
+  const reserved = reservedPageKeys(pageQuery);
+  if (reserved.length > 0)
+    throw new UsageError(
+      `--page-query: ${reserved.map((k) => JSON.stringify(k)).join(', ')} ${reserved.length === 1 ? 'is not a page option' : 'are not page options'} the harness leaves to you ` +
+        '(mode and abr come from --players/--abr, set and layout from --set/--layout, hold from --preload-pages)',
+    );
 
   const settings: CommonSettings = {
     bulkFlows,

@@ -153,6 +153,18 @@ export function flowsOf(variant: Variant, bulkFlows: number): FlowSpec[] {
 const MODES = ['stock', 'sprint-x', 'sprint', 'auto'];
 const ABR = /^(dash-default|buffer|bw-\d{1,4})$/;
 
+/**
+ * Page query keys the harness sets itself: the player's mode and ABR, the content (--set, --layout)
+ * and `hold` (--preload-pages). Neither --page-query nor a player's ?QUERY may set them (a later
+ * key would silently win in the page URL).
+ */
+export const HARNESS_PAGE_KEYS: readonly string[] = ['mode', 'abr', 'set', 'layout', 'hold'];
+
+/** The harness's own keys (HARNESS_PAGE_KEYS) a page query sets, and any empty key. */
+export function reservedPageKeys(query: string): string[] {
+  return [...new URLSearchParams(query).keys()].filter((k) => k === '' || HARNESS_PAGE_KEYS.includes(k));
+}
+
 /** "stock,sprint-x,sprint-x/bw-80" → player specs (mode, optional /abr overriding the default). */
 export function parsePlayers(text: string, defaultAbr: string): PlayerSpec[] {
   // "none": only the bulk-vs-bulk control (the baseline of a configuration).
@@ -164,12 +176,7 @@ export function parsePlayers(text: string, defaultAbr: string): PlayerSpec[] {
     const q = item.indexOf('?');
     const base = q < 0 ? item : item.slice(0, q);
     const query = q < 0 ? '' : item.slice(q + 1);
-    if (
-      q >= 0 &&
-      (query === '' ||
-        /[#\s]/.test(query) ||
-        [...new URLSearchParams(query).keys()].some((k) => k === '' || ['mode', 'abr', 'set', 'layout', 'hold'].includes(k)))
-    ) {
+    if (q >= 0 && (query === '' || /[#\s]/.test(query) || reservedPageKeys(query).length > 0)) {
       throw new UsageError(
         `--players: ${JSON.stringify(item)}: the part after ? must be a page query such as sxswitch=immediate (not mode, abr, set, layout or hold)`,
       );

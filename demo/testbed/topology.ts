@@ -13,6 +13,8 @@
 //     default routes via the router, ip_forward=1 and rp_filter=0 on the router;
 //   - segmentation/checksum offloads off on every veth so queues hold real
 //     MTU-sized packets;
+//   - permanent neighbour (ARP) entries for each veth's peer, so address
+//     resolution never waits behind (or is dropped by) the bottleneck queue;
 //   - `tbf rate R burst B limit QUEUE_BYTES` on the router's client-facing
 //     veth; optionally a tbf on the uplink (router's server-facing veth);
 //   - the server's TCP congestion control per route (`congctl`, since the
@@ -250,6 +252,42 @@ function addRoutes(names: RunNames, settings: ResolvedTopology): void {
   ip('-n', names.clientNs, 'route', 'add', 'default', 'via', ADDRESSES.routerClientSide, 'dev', names.clientDev);
 }
 
+/** A device's MAC address, read from `ip -j link`. */
+function macOf(ns: string, dev: string): string {
+  const links = JSON.parse(ip('-n', ns, '-j', 'link', 'show', 'dev', dev)) as Array<{ address?: unknown }>;
+  const mac = links[0]?.address;
+  if (typeof mac !== 'string' || !/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/.test(mac))
+    throw new Error(`${ns}/${dev}: no MAC address in ip link output`);
+  return mac;
+}
+
+/**
+ * Each end of both links knows its peer's MAC for good (a permanent neighbour
+ * entry), so ARP never crosses the bottleneck. Otherwise a neighbour entry that
+ * went stale while the queue was full is probed through it: behind a multi-second
+ * queue the probes are dropped, the entry fails, and a new connection gets
+ * EHOSTUNREACH (Chromium: net::ERR_ADDRESS_UNREACHABLE). An access link of a
+ * home network is point-to-point; its ARP does not wait behind the video.
+ */
+function pinNeighbours(names: RunNames): void {
+  const pairs: Array<[[string, string, string], [string, string, string]]> = [
+    [
+      [names.serverNs, names.serverDev, ADDRESSES.server],
+      [names.routerNs, names.routerServerDev, ADDRESSES.routerServerSide],
+    ],
+    [
+      [names.routerNs, names.routerClientDev, ADDRESSES.routerClientSide],
+      [names.clientNs, names.clientDev, ADDRESSES.client],
+    ],
+  ];
+  for (const [a, b] of pairs)
+    for (const [[ns, dev], [peerNs, peerDev, peerAddr]] of [
+      [a, b],
+      [b, a],
+    ])
+      ip('-n', ns, 'neigh', 'replace', peerAddr, 'lladdr', macOf(peerNs, peerDev), 'dev', dev, 'nud', 'permanent');
+}
+
 /** TCP state that must not leak between runs: no saved metrics, slow start after idle as configured. */
 function resetTcpState(names: RunNames, settings: ResolvedTopology): void {
   // TCP state that must not leak between runs.
@@ -367,6 +405,7 @@ export async function createTestbed(options: TopologyOptions): Promise<Testbed> 
   try {
     addNamespaces(names, created, log);
     linkNamespaces(names);
+    pinNeighbours(names);
     addRoutes(names, settings);
     resetTcpState(names, settings);
     shapeLinks(names, settings, log);

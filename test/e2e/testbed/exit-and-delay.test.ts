@@ -5,7 +5,9 @@
 //     leaves none of its namespaces or processes behind;
 //   - destroy() is idempotent;
 //   - with 20 ms each way, TCP connects from the client take at least the
-//     40 ms round trip the delay element adds (printed: the measured figure).
+//     40 ms round trip the delay element adds (printed: the measured figure);
+//   - each end of both links holds its peer's MAC as a permanent neighbour
+//     entry (ARP never has to cross the bottleneck queue).
 
 import { spawn } from 'child_process';
 import { existsSync } from 'fs';
@@ -13,6 +15,7 @@ import { measureConnectMs } from '../../../demo/testbed/bulk-vs-sequential';
 import { summarize } from '../../../demo/testbed/metrics';
 import { distScript, startOriginProcess } from '../../../demo/testbed/origin-process';
 import { preflight } from '../../../demo/testbed/preflight';
+import { ADDRESSES } from '../../../demo/testbed/names';
 import { isRunning } from '../../../demo/testbed/processes';
 import { createTestbed } from '../../../demo/testbed/topology';
 
@@ -120,4 +123,38 @@ describe('delay element (root)', () => {
     expect(tb.destroyed).toBe(true);
     for (const ns of [tb.serverNs, tb.routerNs, tb.clientNs]) expect(existsSync(`/var/run/netns/${ns}`)).toBe(false);
   }, 120000);
+});
+
+describe('neighbours (root)', () => {
+  it("pins each veth's peer as a permanent neighbour with the peer's MAC", async () => {
+    const tb = await createTestbed({ rateBitsPerSec: 3e6, queueBytes: 262144 });
+    try {
+      const n = tb.names;
+      const json = async (ns: string, args: string[]): Promise<Array<Record<string, unknown>>> =>
+        JSON.parse(await tb.run(ns, 'ip', ['-j', ...args], 5000)) as Array<Record<string, unknown>>;
+      const ends: Array<[string, string, string]> = [
+        [n.serverNs, n.serverDev, ADDRESSES.server],
+        [n.routerNs, n.routerServerDev, ADDRESSES.routerServerSide],
+        [n.routerNs, n.routerClientDev, ADDRESSES.routerClientSide],
+        [n.clientNs, n.clientDev, ADDRESSES.client],
+      ];
+      const peers: Array<[number, number]> = [
+        [0, 1],
+        [1, 0],
+        [2, 3],
+        [3, 2],
+      ];
+      for (const [i, j] of peers) {
+        const [ns, dev] = ends[i]!;
+        const [peerNs, peerDev, peerAddr] = ends[j]!;
+        const mac = (await json(peerNs, ['link', 'show', 'dev', peerDev]))[0]?.['address'];
+        expect(typeof mac).toBe('string');
+        const entries = await json(ns, ['neigh', 'show', 'dev', dev]);
+        expect(entries).toContainEqual(expect.objectContaining({ dst: peerAddr, lladdr: mac, state: ['PERMANENT'] }));
+      }
+    } finally {
+      await tb.destroy();
+    }
+    for (const ns of [tb.serverNs, tb.routerNs, tb.clientNs]) expect(existsSync(`/var/run/netns/${ns}`)).toBe(false);
+  }, 60000);
 });

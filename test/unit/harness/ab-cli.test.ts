@@ -126,6 +126,11 @@ describe('sprint ab arguments', () => {
     [['--duration', '300'], /no unit/],
     [['--control', '--no-control'], /contradict/],
     [['--page-query', 'a=b c'], /--page-query/],
+    [['--page-query', 'hold=1'], /--page-query: "hold" is not a page option the harness leaves to you/],
+    [
+      ['--page-query', 'sxaudio=16&mode=sprint&set=demo'],
+      /--page-query: "mode", "set" are not page options the harness leaves to you.*--players\/--abr/,
+    ],
     [['--layout', 'flat'], /--layout/],
     [['--origin', 'apache'], /--origin/],
     [['--preload-pages', '--origin', 'nginx'], /--preload-pages needs our origin/],
