@@ -270,6 +270,7 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
   if (/[#\s]/.test(pageQuery))
     throw new UsageError(`--page-query: ${JSON.stringify(pageQuery)} must be a URL query such as key=value&key2=value2`);
   const reserved = reservedPageKeys(pageQuery);
+  if (reserved.includes('')) throw new UsageError(`--page-query: ${JSON.stringify(pageQuery)} has an empty key (write key=value)`);
   if (reserved.length > 0)
     throw new UsageError(
       `--page-query: ${reserved.map((k) => JSON.stringify(k)).join(', ')} ${reserved.length === 1 ? 'is not a page option' : 'are not page options'} the harness leaves to you ` +

@@ -4,7 +4,8 @@
 // figure; their runs are pooled per figure (folders of one figure must share
 // their settings, apart from the players' origin; in Fig. 6 a row may come
 // from a folder of other settings, never from two, and the line under the
-// table names it and what differs) and folded into median
+// table names it and what differs; the competitors' table gives each folder
+// rows of its own, so its folders may differ) and folded into median
 // [min–max] (runs) cells by aggregate.ts, the same figures `sprint report
 // DIR` gives per folder. A folder may replace earlier folders' runs of the
 // cells it measured again (`{"folder": …, "replaces": […]}`: a column

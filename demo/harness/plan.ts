@@ -155,8 +155,8 @@ const ABR = /^(dash-default|buffer|bw-\d{1,4})$/;
 
 /**
  * Page query keys the harness sets itself: the player's mode and ABR, the content (--set, --layout)
- * and `hold` (--preload-pages). Neither --page-query nor a player's ?QUERY may set them (a later
- * key would silently win in the page URL).
+ * and `hold` (--preload-pages). Neither --page-query nor a player's ?QUERY may set them: it would
+ * silently replace the harness's value, and the page would run other than what the run records.
  */
 export const HARNESS_PAGE_KEYS: readonly string[] = ['mode', 'abr', 'set', 'layout', 'hold'];
 

@@ -15,6 +15,7 @@ import { bytesInWindow, FlowSeries, meetTimeS, Summary, summarize, unfairness, W
 import { readWireSeries } from '../testbed/wire-series';
 import { PRIMER_PORT } from './primer';
 import { lateStartWarnings } from './start-order';
+import { bulkFailureWarnings } from './bulk-failures';
 import { defaultMediaRoot, contentDir, CONTENT_FILE } from '../content/generate';
 import type { ContentInfo } from '../content/content-info';
 import { setRecipe } from '../content/recipe';
@@ -137,6 +138,8 @@ export interface RunData {
   readonly qdisc: ReadonlyArray<Record<string, unknown>>;
   /** origin-<port>.log lines of the players' origins, by flow id. */
   readonly origins?: Readonly<Record<string, ReadonlyArray<Record<string, unknown>>>>;
+  /** bulk-<port>.jsonl lines of the bulk and control flows, by flow id. */
+  readonly bulks?: Readonly<Record<string, ReadonlyArray<Record<string, unknown>>>>;
   /** File name → media type of the run's content set, or null if its content.json is gone. */
   readonly mediaFiles?: ReadonlyMap<string, MediaKind> | null;
 }
@@ -163,8 +166,12 @@ export function loadRunData(runDir: string): RunData {
   };
   const players: Record<string, PlayerLine[]> = {};
   const origins: Record<string, Array<Record<string, unknown>>> = {};
+  const bulks: Record<string, Array<Record<string, unknown>>> = {};
   for (const f of record.flows) {
-    if (f.role !== 'player') continue;
+    if (f.role !== 'player') {
+      bulks[f.id] = opt(`bulk-${f.port}.jsonl`, (p) => readJsonl<Record<string, unknown>>(p).filter((r) => r['kind'] !== 'bin'), []);
+      continue;
+    }
     players[f.id] = opt(`player-${f.port}.jsonl`, (p) => readJsonl<PlayerLine>(p), []);
     origins[f.id] = opt(`origin-${f.port}.log`, (p) => readJsonl<Record<string, unknown>>(p), []);
   }
@@ -175,6 +182,7 @@ export function loadRunData(runDir: string): RunData {
     ss: opt('ss.jsonl', (p) => readJsonl<Record<string, unknown>>(p).filter((r) => r['kind'] === 'ss'), []),
     qdisc: opt('qdisc.jsonl', (p) => readJsonl<Record<string, unknown>>(p).filter((r) => r['kind'] === 'qdisc'), []),
     origins,
+    bulks,
     mediaFiles: loadMediaFiles(record.settings.contentSet),
   };
 }
@@ -385,6 +393,7 @@ export function summarizeRun(data: RunData): RunSummary {
   const primerEarly = primerPlaybackWarning(record);
   if (primerEarly) warnings.push(primerEarly);
   warnings.push(...lateStartWarnings(record, data.origins ?? {}, data.ss));
+  warnings.push(...bulkFailureWarnings(record, data.bulks ?? {}));
   if ((record.concurrentRuns ?? 1) > 1)
     warnings.push(
       `made with up to ${record.concurrentRuns} runs at once (--parallel), not measured as harmless: other runs shared the CPU`,

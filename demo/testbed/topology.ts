@@ -88,7 +88,7 @@ export interface Testbed {
   stop(pid: number, graceMs?: number): Promise<void>;
   /** PIDs of the processes started with exec that are still running. */
   pids(): number[];
-  /** Reads `ss -ti` in the server namespace and checks the congestion control of live flows. */
+  /** Reads `ss -ti` in the server namespace (at most 5 s) and checks the congestion control of live flows; rejects once destroyed. */
   verifyCongestionControl(serverPorts?: readonly number[]): Promise<CongestionCheck>;
   /** Stops every process, deletes the namespaces. Idempotent. */
   destroy(): Promise<void>;
@@ -254,8 +254,13 @@ function addRoutes(names: RunNames, settings: ResolvedTopology): void {
 
 /** A device's MAC address, read from `ip -j link`. */
 function macOf(ns: string, dev: string): string {
-  const links = JSON.parse(ip('-n', ns, '-j', 'link', 'show', 'dev', dev)) as Array<{ address?: unknown }>;
-  const mac = links[0]?.address;
+  let links: unknown;
+  try {
+    links = JSON.parse(ip('-n', ns, '-j', 'link', 'show', 'dev', dev));
+  } catch (err) {
+    throw new Error(`${ns}/${dev}: ip -j link did not print JSON: ${(err as Error).message}`);
+  }
+  const mac = Array.isArray(links) ? (links[0] as { address?: unknown } | undefined)?.address : undefined;
   if (typeof mac !== 'string' || !/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/.test(mac))
     throw new Error(`${ns}/${dev}: no MAC address in ip link output`);
   return mac;
@@ -264,10 +269,11 @@ function macOf(ns: string, dev: string): string {
 /**
  * Each end of both links knows its peer's MAC for good (a permanent neighbour
  * entry), so ARP never crosses the bottleneck. Otherwise a neighbour entry that
- * went stale while the queue was full is probed through it: behind a multi-second
- * queue the probes are dropped, the entry fails, and a new connection gets
- * EHOSTUNREACH (Chromium: net::ERR_ADDRESS_UNREACHABLE). An access link of a
- * home network is point-to-point; its ARP does not wait behind the video.
+ * went stale while the queue was full is probed again, and the replies wait
+ * behind a multi-second queue past the probe timeout (or are dropped): the entry
+ * fails, and a new connection gets EHOSTUNREACH (Chromium:
+ * net::ERR_ADDRESS_UNREACHABLE). An access link of a home network is
+ * point-to-point; its ARP does not wait behind the video.
  */
 function pinNeighbours(names: RunNames): void {
   const pairs: Array<[[string, string, string], [string, string, string]]> = [

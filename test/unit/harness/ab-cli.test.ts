@@ -127,6 +127,7 @@ describe('sprint ab arguments', () => {
     [['--control', '--no-control'], /contradict/],
     [['--page-query', 'a=b c'], /--page-query/],
     [['--page-query', 'hold=1'], /--page-query: "hold" is not a page option the harness leaves to you/],
+    [['--page-query', '=1'], /--page-query: "=1" has an empty key/],
     [
       ['--page-query', 'sxaudio=16&mode=sprint&set=demo'],
       /--page-query: "mode", "set" are not page options the harness leaves to you.*--players\/--abr/,
