@@ -269,8 +269,9 @@ export function settingsDiff(a: AbManifest, b: AbManifest): string[] {
 function settingsLine(folders: readonly FolderData[]): string {
   const first = folders.find((f) => f.runs.length > 0);
   if (!first) return '';
+  const firstKey = settingsKey(first.manifest);
   const parts = folders
-    .filter((f) => f.runs.length > 0 && settingsKey(f.manifest) !== settingsKey(first.manifest))
+    .filter((f) => f.runs.length > 0 && settingsKey(f.manifest) !== firstKey)
     .map((f) => {
       const rows = [
         ...new Map(f.runs.map((r) => [r.conditionKey, `${rateLabel(r.rateBitsPerSec)} × ${bytesLabel(r.queueBytes)}`])).values(),

@@ -178,7 +178,7 @@ export function parsePlayers(text: string, defaultAbr: string): PlayerSpec[] {
     const query = q < 0 ? '' : item.slice(q + 1);
     if (q >= 0 && (query === '' || /[#\s]/.test(query) || reservedPageKeys(query).length > 0)) {
       throw new UsageError(
-        `--players: ${JSON.stringify(item)}: the part after ? must be a page query such as sxswitch=immediate (not mode, abr, set, layout or hold)`,
+        `--players: ${JSON.stringify(item)}: the part after ? must be a page query such as sxswitch=immediate (not ${HARNESS_PAGE_KEYS.slice(0, -1).join(', ')} or ${HARNESS_PAGE_KEYS.at(-1)})`,
       );
     }
     const [mode, abr, extra] = base.split('/');

@@ -13,6 +13,7 @@ import * as path from 'path';
 import { num, readJsonl } from '../testbed/jsonl';
 import { bytesInWindow, FlowSeries, meetTimeS, Summary, summarize, unfairness, Window } from '../testbed/metrics';
 import { readWireSeries } from '../testbed/wire-series';
+import type { FlowRecord } from '../testbed/flow-log';
 import { PRIMER_PORT } from './primer';
 import { lateStartWarnings } from './start-order';
 import { bulkFailureWarnings } from './bulk-failures';
@@ -138,8 +139,8 @@ export interface RunData {
   readonly qdisc: ReadonlyArray<Record<string, unknown>>;
   /** origin-<port>.log lines of the players' origins, by flow id. */
   readonly origins?: Readonly<Record<string, ReadonlyArray<Record<string, unknown>>>>;
-  /** bulk-<port>.jsonl lines of the bulk and control flows, by flow id. */
-  readonly bulks?: Readonly<Record<string, ReadonlyArray<Record<string, unknown>>>>;
+  /** bulk-<port>.jsonl records of the bulk and control flows (no bins), by flow id. */
+  readonly bulks?: Readonly<Record<string, readonly FlowRecord[]>>;
   /** File name → media type of the run's content set, or null if its content.json is gone. */
   readonly mediaFiles?: ReadonlyMap<string, MediaKind> | null;
 }
@@ -166,10 +167,10 @@ export function loadRunData(runDir: string): RunData {
   };
   const players: Record<string, PlayerLine[]> = {};
   const origins: Record<string, Array<Record<string, unknown>>> = {};
-  const bulks: Record<string, Array<Record<string, unknown>>> = {};
+  const bulks: Record<string, FlowRecord[]> = {};
   for (const f of record.flows) {
     if (f.role !== 'player') {
-      bulks[f.id] = opt(`bulk-${f.port}.jsonl`, (p) => readJsonl<Record<string, unknown>>(p).filter((r) => r['kind'] !== 'bin'), []);
+      bulks[f.id] = opt(`bulk-${f.port}.jsonl`, (p) => readJsonl<FlowRecord>(p).filter((r) => r.kind !== 'bin'), []);
       continue;
     }
     players[f.id] = opt(`player-${f.port}.jsonl`, (p) => readJsonl<PlayerLine>(p), []);

@@ -177,6 +177,23 @@ function addNamespaces(names: RunNames, created: string[], log: (line: string) =
   log(`testbed ${names.id}: namespaces ${names.serverNs}, ${names.routerNs}, ${names.clientNs}`);
 }
 
+/** One end of a veth pair: its namespace, device and address. */
+type VethEnd = readonly [ns: string, dev: string, addr: string];
+
+/** The two veth pairs, server–router and router–client, end by end. */
+function vethLinks(names: RunNames): Array<readonly [VethEnd, VethEnd]> {
+  return [
+    [
+      [names.serverNs, names.serverDev, ADDRESSES.server],
+      [names.routerNs, names.routerServerDev, ADDRESSES.routerServerSide],
+    ],
+    [
+      [names.routerNs, names.routerClientDev, ADDRESSES.routerClientSide],
+      [names.clientNs, names.clientDev, ADDRESSES.client],
+    ],
+  ];
+}
+
 /** veth pairs server–router and router–client, addressed, offloads off (so tbf sees real packets), up; the router forwards. */
 function linkNamespaces(names: RunNames): void {
   // Router first so rp_filter defaults apply to the veths created next.
@@ -214,13 +231,7 @@ function linkNamespaces(names: RunNames): void {
     names.clientNs,
   );
   const plen = ADDRESSES.prefixLength;
-  const links: Array<[string, string, string]> = [
-    [names.serverNs, names.serverDev, ADDRESSES.server],
-    [names.routerNs, names.routerServerDev, ADDRESSES.routerServerSide],
-    [names.routerNs, names.routerClientDev, ADDRESSES.routerClientSide],
-    [names.clientNs, names.clientDev, ADDRESSES.client],
-  ];
-  for (const [ns, dev, addr] of links) {
+  for (const [ns, dev, addr] of vethLinks(names).flat()) {
     ip('-n', ns, 'addr', 'add', `${addr}/${plen}`, 'dev', dev);
     offloadsOff(ns, dev);
     ip('-n', ns, 'link', 'set', dev, 'up');
@@ -276,17 +287,7 @@ function macOf(ns: string, dev: string): string {
  * point-to-point; its ARP does not wait behind the video.
  */
 function pinNeighbours(names: RunNames): void {
-  const pairs: Array<[[string, string, string], [string, string, string]]> = [
-    [
-      [names.serverNs, names.serverDev, ADDRESSES.server],
-      [names.routerNs, names.routerServerDev, ADDRESSES.routerServerSide],
-    ],
-    [
-      [names.routerNs, names.routerClientDev, ADDRESSES.routerClientSide],
-      [names.clientNs, names.clientDev, ADDRESSES.client],
-    ],
-  ];
-  for (const [a, b] of pairs)
+  for (const [a, b] of vethLinks(names))
     for (const [[ns, dev], [peerNs, peerDev, peerAddr]] of [
       [a, b],
       [b, a],

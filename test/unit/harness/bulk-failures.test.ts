@@ -5,16 +5,18 @@
 
 import { bulkFailureWarnings } from '../../../demo/harness/bulk-failures';
 import { summarizeRun } from '../../../demo/harness/run-summary';
+import type { FlowRecord } from '../../../demo/testbed/flow-log';
 import { runData, T0, testPlan } from './fixtures';
 
 const plan = testPlan(undefined, 1);
 const control = plan.runs.find((r) => r.variant.name === 'control')!;
 
 /** bulk-<port>.jsonl lines: a start, the given requests (seconds after T0), a stop at +100 s. */
-function log(label: string, requests: Array<{ t0: number; t1: number; error?: string }>): Array<Record<string, unknown>> {
+function log(label: string, requests: Array<{ t0: number; t1: number; error?: string }>): FlowRecord[] {
+  const where = { host: '10.201.1.2', port: 9001, path: '/bulk?bytes=100000000000' };
   return [
-    { kind: 'start', label, t: T0, port: 9001 },
-    ...requests.map((r) => ({
+    { kind: 'start', label, t: T0, ...where },
+    ...requests.map((r): FlowRecord => ({
       kind: 'request',
       label,
       t0: T0 + r.t0,
@@ -24,7 +26,7 @@ function log(label: string, requests: Array<{ t0: number; t1: number; error?: st
       complete: !r.error,
       ...(r.error ? { error: r.error } : {}),
     })),
-    { kind: 'stop', label, t: T0 + 100, bytes: 1e6 },
+    { kind: 'stop', label, t: T0 + 100, ...where, bytes: 1e6 },
   ];
 }
 
