@@ -17,6 +17,9 @@ import { createLogger } from './log';
 import type { DataPlane, DataPlaneContext } from './dataplane/data-plane';
 import { resolveMode, type ModeProvider } from './dataplane/resolve-mode';
 import { modeProviders } from './dataplane/providers';
+import { manifestOnce } from './dataplane/manifest-once';
+import { ManifestHandoff } from './dataplane/manifest-handoff';
+import { addLoadTaker } from './dash/loader-hook';
 import { applyAbrPreset } from './abr/presets';
 import { SPRINT_EVENT_NAMES, type SprintEventListener, type SprintEventName } from './stats/events';
 import { installRescue } from './abr/rescue';
@@ -79,7 +82,9 @@ export class SprintPlayer {
       sprintxAudioSec: config.sprintxAudioSec,
       pageDashSettings: config.dashSettings,
     };
-    this.ready = resolveMode(requested, providers ?? modeProviders(config.sprintTransport), base).then(({ plane, reason }) => {
+    // Fetched at most once: by the mode checks, then handed to dash.js (player/dataplane/manifest-handoff.ts).
+    const manifest = manifestOnce(absoluteManifest);
+    this.ready = resolveMode(requested, providers ?? modeProviders(config.sprintTransport), base, manifest).then(({ plane, reason }) => {
       if (this.destroyed) {
         // destroyed while the mode was being resolved: the plane never ran, but may hold a session
         plane.destroy();
@@ -89,6 +94,7 @@ export class SprintPlayer {
       this.recorder.resolveMode(plane.mode, reason);
       log.info(`data plane: ${plane.mode} (${reason})`);
       plane.install({ ...base, stats: this.recorder });
+      if (manifest.started()) addLoadTaker(this.dash, new ManifestHandoff(absoluteManifest, manifest, this.recorder, log));
       this.dash.attachSource(absoluteManifest);
       return plane.mode;
     });

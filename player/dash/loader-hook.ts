@@ -6,6 +6,9 @@
  * - Loads a `SegmentLoadHandler` takes are answered by the data plane; all
  *   others (manifest, sidx, init segments, anything it declines) go to
  *   dash.js's own XHRLoader unchanged.
+ * - Load takers (`addLoadTaker`: the manifest handoff,
+ *   player/dataplane/manifest-handoff.ts) are asked before the data plane;
+ *   one that takes a load may still pass it on later, down the same chain.
  * - Load watchers (`addLoadWatcher`: the segment rescue, player/abr/rescue.ts)
  *   see every load first, in every mode, whoever answers it.
  * - The response interceptor rewrites the timing dash.js records for loads
@@ -28,9 +31,19 @@ interface XhrLoaderInstance {
 /** Sees every load before it starts (it may wrap `request.customData`'s callbacks); must not throw. */
 export type LoadWatcher = (request: LoaderRequest, response: LoaderResponse) => void;
 
+/**
+ * Asked for every load before the data plane. Returning true takes the load;
+ * the taker must then answer it, or call `passOn` (once, possibly later) to
+ * hand it to the data plane and dash.js's own loader as if never taken.
+ */
+export interface LoadTaker {
+  tryLoad(request: LoaderRequest, response: LoaderResponse, passOn: () => void): boolean;
+}
+
 interface HookSlot {
   handler: SegmentLoadHandler | null;
   readonly watchers: LoadWatcher[];
+  readonly takers: LoadTaker[];
 }
 
 /** One XHRLoader extension per dash.js player (dash.js keeps the first extension of a name). */
@@ -39,7 +52,7 @@ const slots = new WeakMap<object, HookSlot>();
 function slotFor(dash: MediaPlayerClass): HookSlot {
   const existing = slots.get(dash);
   if (existing) return existing;
-  const slot: HookSlot = { handler: null, watchers: [] };
+  const slot: HookSlot = { handler: null, watchers: [], takers: [] };
   slots.set(dash, slot);
   const version = (dash as unknown as { getVersion?: () => string }).getVersion?.();
   if (version !== undefined && version !== DASHJS_VERSION) {
@@ -52,8 +65,9 @@ function slotFor(dash: MediaPlayerClass): HookSlot {
       return {
         load(request: LoaderRequest, response: LoaderResponse): unknown {
           for (const watch of slot.watchers) watch(request, response);
-          if (slot.handler?.tryLoad(request, response)) return true;
-          return parentLoad(request, response);
+          const rest = (): unknown => (slot.handler?.tryLoad(request, response) ? true : parentLoad(request, response));
+          for (const taker of slot.takers) if (taker.tryLoad(request, response, () => void rest())) return true;
+          return rest();
         },
       };
     },
@@ -70,6 +84,11 @@ function slotFor(dash: MediaPlayerClass): HookSlot {
 /** Registers `handler` in front of dash.js's XHRLoader. Call before `attachSource`. */
 export function installLoaderHook(dash: MediaPlayerClass, handler: SegmentLoadHandler): void {
   slotFor(dash).handler = handler;
+}
+
+/** Registers `taker` to be asked for every load before the data plane. Call before `attachSource`. */
+export function addLoadTaker(dash: MediaPlayerClass, taker: LoadTaker): void {
+  slotFor(dash).takers.push(taker);
 }
 
 /** Registers `watch` to see every load dash.js makes (whoever answers it). Call before `attachSource`. */

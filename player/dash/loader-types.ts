@@ -58,7 +58,8 @@ export interface LoaderResponse {
   status?: number;
   statusText?: string;
   headers?: Record<string, string>;
-  data?: ArrayBuffer;
+  /** A segment's bytes; a text request's string (the manifest: dash.js's TextRequest asks for responseType ''). */
+  data?: ArrayBuffer | string;
   request?: LoaderRequest;
 }
 

@@ -19,6 +19,8 @@ export interface DashFragmentRequestLike {
 
 export const INIT_SEGMENT_TYPE = 'InitializationSegment';
 export const MEDIA_SEGMENT_TYPE = 'MediaSegment';
+/** dash.js's request type for a manifest load (HTTPRequest.MPD_TYPE). */
+export const MANIFEST_TYPE = 'MPD';
 
 export function isSegmentRequest(r: DashFragmentRequestLike): boolean {
   return r.type === INIT_SEGMENT_TYPE || r.type === MEDIA_SEGMENT_TYPE;

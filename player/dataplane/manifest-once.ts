@@ -1,23 +1,55 @@
 /**
- * The manifest, fetched once for every mode check of one player (Sprint's
+ * The manifest, fetched once per player: for every mode check (Sprint's
  * protocol detection reads the Resource Timing entry of this fetch; Sprint-x
- * inspects its text), instead of once per check. Credentials as dash.js's
- * own load (`same-origin`), uncached. Never rejects.
+ * inspects its text), and then for dash.js itself, whose own manifest request
+ * is answered from it (manifest-handoff.ts) instead of asking the origin a
+ * second time. Credentials as dash.js's own load (`same-origin`), uncached.
+ * Never rejects. Nothing is fetched until someone asks (`started`).
  */
-export type ManifestText = { ok: true; text: string } | { ok: false; problem: string; network: boolean };
+import { nowMs } from './clock';
 
-export function manifestOnce(url: string): () => Promise<ManifestText> {
+export type ManifestText =
+  | {
+      ok: true;
+      text: string;
+      /** The URL the text came from after redirects (relative URLs in the manifest resolve against it, as in dash.js). */
+      url: string;
+      /** The response's headers, names in lower case (as dash.js's loader reports them). */
+      headers: Record<string, string>;
+      /** When the request left, its headers arrived and its body ended (the data planes' clock, clock.ts). */
+      startMs: number;
+      headersMs: number;
+      endMs: number;
+    }
+  | { ok: false; problem: string; network: boolean };
+
+export interface ManifestOnce {
+  /** The one fetch's answer (starting it on the first call). */
+  (): Promise<ManifestText>;
+  /** True once some caller asked for the manifest. */
+  started(): boolean;
+}
+
+export function manifestOnce(url: string): ManifestOnce {
   let pending: Promise<ManifestText> | null = null;
-  return () => {
+  const get = (): Promise<ManifestText> => {
     pending ??= (async (): Promise<ManifestText> => {
+      const startMs = nowMs();
       try {
         const res = await fetch(url, { cache: 'no-store', credentials: 'same-origin' });
+        const headersMs = nowMs();
         const text = await res.text();
-        return res.ok ? { ok: true, text } : { ok: false, problem: `manifest fetch answered HTTP ${res.status}`, network: false };
+        if (!res.ok) return { ok: false, problem: `manifest fetch answered HTTP ${res.status}`, network: false };
+        const headers: Record<string, string> = {};
+        res.headers.forEach((value, name) => {
+          headers[name.toLowerCase()] = value;
+        });
+        return { ok: true, text, url: res.url || url, headers, startMs, headersMs, endMs: nowMs() };
       } catch (e) {
         return { ok: false, problem: `manifest fetch failed: ${(e as Error).message}`, network: true };
       }
     })();
     return pending;
   };
+  return Object.assign(get, { started: (): boolean => pending !== null });
 }

@@ -11,7 +11,7 @@
 import type { DataPlaneMode, RequestedMode } from '../options';
 import type { DataPlane, DataPlaneContext } from './data-plane';
 import { StockDataPlane } from './stock';
-import { manifestOnce, type ManifestText } from './manifest-once';
+import { manifestOnce, type ManifestOnce, type ManifestText } from './manifest-once';
 
 /** What a mode check may use: the manifest's URL, the log, and the manifest fetched once for all checks. */
 export interface CheckContext extends Pick<DataPlaneContext, 'manifestUrl' | 'log'> {
@@ -37,9 +37,10 @@ export async function resolveMode(
   requested: RequestedMode,
   providers: readonly ModeProvider[],
   base: Pick<DataPlaneContext, 'manifestUrl' | 'log'>,
+  manifest: ManifestOnce = manifestOnce(base.manifestUrl),
 ): Promise<Resolution> {
   const start = requested === 'auto' ? 0 : PREFERENCE.indexOf(requested);
-  const ctx: CheckContext = { manifestUrl: base.manifestUrl, log: base.log, manifest: manifestOnce(base.manifestUrl) };
+  const ctx: CheckContext = { manifestUrl: base.manifestUrl, log: base.log, manifest };
   // Every candidate is checked at once (a missing extension costs its wait
   // while the Sprint-x checks run, not before them); the answers are taken
   // in order of preference, and a plane a later check built but that is

@@ -34,7 +34,8 @@ export const sprintXProvider: ModeProvider = {
   async check(ctx): Promise<Availability> {
     const manifest = await ctx.manifest();
     if (!manifest.ok) return { ok: false, reason: manifest.problem };
-    const inspection = inspectManifest(manifest.text, ctx.manifestUrl);
+    // Relative URLs resolve against where the manifest came from after redirects, as dash.js resolves them.
+    const inspection = inspectManifest(manifest.text, manifest.url);
     if (inspection.unsupported !== null || inspection.firstMediaUrl === null) {
       return { ok: false, reason: inspection.unsupported ?? 'no media file found in the manifest' };
     }

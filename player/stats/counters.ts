@@ -5,6 +5,10 @@
  */
 export const COUNTERS = {
   rescues: 'segments that could not arrive and were asked again one rung or more lower (player/abr/rescue.ts)',
+  'manifest.handedOver':
+    "dash.js's manifest request answered from the mode checks' fetch, one request fewer at start-up (player/dataplane/manifest-handoff.ts)",
+  'manifest.loadedByDash':
+    "dash.js's first manifest request sent to the origin although the mode checks had fetched it (why: the player log)",
 
   'sprint.trains': 'trains begun (each time downloading resumed)',
   'sprint.reserveResumes':

@@ -78,6 +78,11 @@ describe('sprint-x on unchunked content', () => {
     expect(transfers.some((t) => /rep-5/.test(t.url))).toBe(false);
     expect(s.estimates.rttSamples).toBeGreaterThan(0);
     expect(s.estimates.chunkBytes).toBeGreaterThan(0);
+    // The manifest crossed the wire once: the mode check's fetch, whose text
+    // answered dash.js's own request (player/dataplane/manifest-handoff.ts).
+    expect(stack.origin.records().filter((r) => r.url?.endsWith('.mpd')).length).toBe(1);
+    expect(s.counters['manifest.handedOver']).toBe(1);
+    expect(s.counters['manifest.loadedByDash']).toBeUndefined();
 
     // The page heard it as events too (player.on): the mode once, every
     // transfer that ended exactly once (expanded and dash.js's own), estimates.

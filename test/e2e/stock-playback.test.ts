@@ -24,6 +24,9 @@ describe.each(['chunked', 'unchunked'])('stock mode, %s layout', (layout) => {
     expect(s.mode).toBe('stock');
     expect(s.modeReason).toMatch(/stock requested/);
     expect(s.playback.startupDelayMs).not.toBeNull();
+    // stock checks no mode: dash.js loads the manifest itself, once
+    expect(stack.origin.records().filter((r) => r.url?.endsWith('.mpd')).length).toBe(1);
+    expect(s.counters['manifest.handedOver']).toBeUndefined();
 
     const media = mediaRecords(stack.origin).filter((r) => r.status === 200 || r.status === 206);
     const bytes = media.reduce((a, r) => a + r.bytes, 0);

@@ -58,6 +58,19 @@ describe('pinned dash.js', () => {
     expect(section('const _onprogress = function (event) {', 3000)).toMatch(/requestObject\.traces = traces/);
   });
 
+  it("a manifest load is a text request of type 'MPD' whose response url becomes the base URL (what the manifest handoff answers)", () => {
+    expect(bundle).toContain("HTTPRequest.MPD_TYPE = 'MPD';");
+    expect(section('class TextRequest extends', 400)).toMatch(/this\.responseType = '';/);
+    const loader = section('function load(url, serviceLocation = null, queryParams = null) {', 2500);
+    expect(loader).toMatch(/success: function \(data, textStatus, responseURL\)/);
+    expect(loader).toMatch(/if \(responseURL && responseURL !== url\) \{\s*baseUri = urlUtils\.parseBaseUrl\(responseURL\);/);
+    expect(section('const _onRequestEnd = function (aborted = false) {', 3500)).toMatch(
+      /config\.success\(commonMediaResponse\.data, commonMediaResponse\.statusText, commonMediaResponse\.url\)/,
+    );
+    // xhrWithCredentials reaches the loader as credentials 'include'; otherwise 'omit' (XHR: cookies same-origin only)
+    expect(bundle).toContain("credentials: withCredentials ? 'include' : 'omit'");
+  });
+
   it('the throughput sample comes from the request traces and dates (what Sprint rewrites)', () => {
     expect(bundle).toMatch(/vo\.trequest = request\.startDate;/);
     expect(bundle).toMatch(/vo\.tresponse = request\.firstByteDate;/);

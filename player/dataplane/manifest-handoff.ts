@@ -1,0 +1,124 @@
+/**
+ * Answers dash.js's first manifest request with the text the mode checks
+ * already fetched (manifest-once.ts), so a player whose mode was checked asks
+ * the origin for its manifest once, not twice. Behind a full bottleneck queue
+ * each request at start-up costs a round trip of queueing delay (seconds),
+ * so the saved one shortens the start of Sprint and Sprint-x.
+ *
+ * It answers only when the answer is what dash.js would have got itself:
+ * the same URL, a plain GET without credentials beyond `same-origin` and
+ * without headers a page's request interceptor added, and a static MPD (a
+ * live manifest is left to dash.js: the checks' copy may be stale by the
+ * time dash.js asks). Otherwise, and when the checks' fetch failed, the
+ * request goes to the origin through dash.js's own loader as always; the
+ * player log says why. A check fetch still in flight is waited for, within
+ * dash.js's manifest timeout (then the load times out and dash.js's retry
+ * asks the origin). Later manifest requests (refreshes) are dash.js's.
+ * Counted in `manifest.handedOver` / `manifest.loadedByDash`.
+ */
+import type { LoadTaker } from '../dash/loader-hook';
+import type { LoaderRequest, LoaderResponse } from '../dash/loader-types';
+import type { Logger } from '../log';
+import type { StatsRecorder } from '../stats/recorder';
+import { MANIFEST_TYPE } from './dash-request';
+import type { ManifestOnce } from './manifest-once';
+
+/** The MPD start tag's attributes, or null when the text has no MPD element. */
+function mpdStartTag(text: string): string | null {
+  const m = /<(?:[A-Za-z_][\w.-]*:)?MPD(\s[^>]*)?>/.exec(text);
+  return m ? (m[1] ?? '') : null;
+}
+
+/** True for an MPD document whose `type` is static (the default); false for a live one or anything else. */
+export function isStaticMpd(text: string): boolean {
+  const attrs = mpdStartTag(text);
+  if (attrs === null) return false;
+  const type = /\stype\s*=\s*(["'])\s*([^"']*?)\s*\1/.exec(attrs);
+  return type === null || type[2] === 'static';
+}
+
+/** Why dash.js's request may not get the checks' copy, or null when it may. */
+function mismatch(request: LoaderRequest, manifestUrl: string): string | null {
+  if (request.url !== manifestUrl) return `it asks for ${request.url}, the checks fetched ${manifestUrl}`;
+  if ((request.method ?? 'GET') !== 'GET') return `it is a ${request.method} request`;
+  if (request.credentials === 'include') return 'it carries credentials (xhrWithCredentials), the checks fetched without';
+  const headers = Object.entries(request.headers ?? {}).filter(([, v]) => v !== undefined && v !== null && v !== '');
+  if (headers.length > 0) return `it carries headers the checks' fetch did not (${headers.map(([k]) => k).join(', ')})`;
+  return null;
+}
+
+export class ManifestHandoff implements LoadTaker {
+  private done = false;
+
+  constructor(
+    private readonly manifestUrl: string,
+    private readonly manifest: ManifestOnce,
+    private readonly stats: StatsRecorder,
+    private readonly log: Logger,
+  ) {}
+
+  tryLoad(request: LoaderRequest, response: LoaderResponse, passOn: () => void): boolean {
+    if (this.done || request.customData.request?.type !== MANIFEST_TYPE) return false;
+    this.done = true; // only the first manifest request: refreshes are dash.js's
+    const why = mismatch(request, this.manifestUrl);
+    if (why !== null) {
+      this.loadedByDash(why);
+      return false;
+    }
+    const custom = request.customData;
+    let settled = false;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const settle = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      if (timer !== null) clearTimeout(timer);
+      return true;
+    };
+    custom.abort = () => {
+      if (settle()) custom.onabort?.();
+    };
+    // dash.js's manifest timeout still holds: past it the load ends unanswered, as a timed-out
+    // XHR does, and dash.js's retry goes to the origin itself (this taker answers once).
+    const timeoutMs = request.timeout ?? 0;
+    if (timeoutMs > 0) {
+      timer = setTimeout(() => {
+        if (!settle()) return;
+        this.loadedByDash(`the checks' fetch took longer than dash.js's manifest timeout, ${timeoutMs} ms`);
+        custom.ontimeout?.({ lengthComputable: false });
+        custom.onloadend?.();
+      }, timeoutMs);
+    }
+    void this.manifest().then((m) => {
+      if (settled) return;
+      if (!m.ok || !isStaticMpd(m.text)) {
+        settle();
+        this.loadedByDash(m.ok ? 'the manifest is not a static MPD' : m.problem);
+        passOn();
+        return;
+      }
+      settle();
+      const bytes = new TextEncoder().encode(m.text).byteLength;
+      response.url = m.url;
+      response.status = 200;
+      response.statusText = 'OK';
+      response.headers = { ...m.headers };
+      response.data = m.text;
+      custom.sprintWire = {
+        startMs: m.startMs,
+        firstByteMs: m.headersMs,
+        endMs: m.endMs,
+        traces: [{ startMs: m.headersMs, durationMs: m.endMs - m.headersMs, bytes }],
+      };
+      this.stats.count('manifest.handedOver');
+      this.log.info(`manifest: dash.js's request answered from the mode checks' fetch (${bytes} bytes, ${m.url})`);
+      custom.onprogress?.({ loaded: bytes, total: bytes, lengthComputable: true });
+      custom.onloadend?.();
+    });
+    return true;
+  }
+
+  private loadedByDash(why: string): void {
+    this.stats.count('manifest.loadedByDash');
+    this.log.info(`manifest: dash.js loads it from the origin again (${why})`);
+  }
+}

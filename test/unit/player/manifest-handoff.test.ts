@@ -1,0 +1,216 @@
+// The manifest handoff (player/dataplane/manifest-handoff.ts): dash.js's
+// first manifest request is answered from the mode checks' one fetch
+// (player/dataplane/manifest-once.ts), so the origin serves the manifest once;
+// anything the checks' copy might not match (another URL, credentials, a
+// page's headers, a live manifest, a failed fetch) goes to the origin through
+// dash.js's own loader. Judged from a loopback server's request count and
+// what the loader contract's response carries.
+
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ManifestHandoff, isStaticMpd } from '../../../player/dataplane/manifest-handoff';
+import { manifestOnce } from '../../../player/dataplane/manifest-once';
+import type { LoaderRequest, LoaderResponse } from '../../../player/dash/loader-types';
+import { StatsRecorder } from '../../../player/stats/recorder';
+
+const STATIC_MPD =
+  '<?xml version="1.0"?>\n<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT10S"><Period/></MPD>';
+const LIVE_MPD = '<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" minimumUpdatePeriod="PT2S"><Period/></MPD>';
+
+interface Server {
+  url: string;
+  hits: Map<string, number>;
+  close(): Promise<void>;
+}
+
+/** Serves /static.mpd, /live.mpd, /moved.mpd (302 to /static.mpd), /slow.mpd (after 0.5 s) and /broken.mpd (500); counts requests per path. */
+async function startServer(): Promise<Server> {
+  const hits = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    const path = req.url ?? '';
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    if (path === '/static.mpd') res.writeHead(200, { 'Content-Type': 'application/dash+xml', 'X-Origin': 'test' }).end(STATIC_MPD);
+    else if (path === '/live.mpd') res.writeHead(200, { 'Content-Type': 'application/dash+xml' }).end(LIVE_MPD);
+    else if (path === '/moved.mpd') res.writeHead(302, { Location: '/static.mpd' }).end();
+    else if (path === '/slow.mpd') setTimeout(() => res.writeHead(200).end(STATIC_MPD), 500);
+    else res.writeHead(500).end('no');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** A load as dash.js's HTTPLoader hands it to the XHRLoader, and a promise of how it ended. */
+function load(url: string, type = 'MPD', extra: Partial<LoaderRequest> = {}) {
+  let settle: (how: string) => void = () => undefined;
+  const ended = new Promise<string>((resolve) => (settle = resolve));
+  const progress: number[] = [];
+  const request: LoaderRequest = {
+    url,
+    method: 'GET',
+    headers: {},
+    ...extra,
+    customData: {
+      request: { type, url },
+      onprogress: (e) => progress.push(e.loaded),
+      onloadend: () => settle('loadend'),
+      onabort: () => settle('abort'),
+    },
+  };
+  const response: LoaderResponse = {};
+  return { request, response, ended, progress };
+}
+
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+describe('isStaticMpd', () => {
+  it('reads the MPD element type, static by default', () => {
+    expect(isStaticMpd(STATIC_MPD)).toBe(true);
+    expect(isStaticMpd('<MPD><Period/></MPD>')).toBe(true);
+    expect(isStaticMpd("<dash:MPD xmlns:dash='urn:mpeg:dash:schema:mpd:2011' type='static'/>")).toBe(true);
+    expect(isStaticMpd(LIVE_MPD)).toBe(false);
+    expect(isStaticMpd('<MPD\n  type = "dynamic"\n>')).toBe(false);
+    expect(isStaticMpd('<SmoothStreamingMedia/>')).toBe(false);
+    expect(isStaticMpd('#EXTM3U')).toBe(false);
+    expect(isStaticMpd('')).toBe(false);
+  });
+});
+
+describe('the manifest handoff', () => {
+  let server: Server;
+  beforeEach(async () => {
+    server = await startServer();
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  function handoff(path: string) {
+    const url = `${server.url}${path}`;
+    const manifest = manifestOnce(url);
+    const stats = new StatsRecorder('sprint-x');
+    return { url, manifest, stats, taker: new ManifestHandoff(url, manifest, stats, quiet) };
+  }
+
+  it("answers dash.js's first manifest request from the checks' fetch: the origin serves it once", async () => {
+    const { url, manifest, stats, taker } = handoff('/static.mpd');
+    const checked = await manifest(); // what a mode check does
+    expect(checked.ok).toBe(true);
+    const l = load(url);
+    const passOn = jest.fn();
+    expect(taker.tryLoad(l.request, l.response, passOn)).toBe(true);
+    expect(await l.ended).toBe('loadend');
+    expect(passOn).not.toHaveBeenCalled();
+    expect(server.hits.get('/static.mpd')).toBe(1);
+    expect(l.response.status).toBe(200);
+    expect(l.response.data).toBe(STATIC_MPD);
+    expect(l.response.url).toBe(url);
+    expect(l.response.headers?.['x-origin']).toBe('test');
+    expect(l.progress).toEqual([Buffer.byteLength(STATIC_MPD)]);
+    const wire = l.request.customData.sprintWire;
+    expect(wire).toBeDefined();
+    expect(wire?.endMs).toBeGreaterThanOrEqual(wire?.startMs ?? Infinity);
+    expect(stats.counters['manifest.handedOver']).toBe(1);
+
+    // a refresh is dash.js's own
+    const again = load(url);
+    expect(taker.tryLoad(again.request, again.response, jest.fn())).toBe(false);
+  });
+
+  it('waits for a check fetch still in flight instead of asking again', async () => {
+    const { url, manifest, taker } = handoff('/static.mpd');
+    void manifest();
+    const l = load(url);
+    expect(taker.tryLoad(l.request, l.response, jest.fn())).toBe(true);
+    expect(await l.ended).toBe('loadend');
+    expect(server.hits.get('/static.mpd')).toBe(1);
+  });
+
+  it('reports where a redirected manifest came from (dash.js resolves relative URLs against it)', async () => {
+    const { url, manifest, taker } = handoff('/moved.mpd');
+    await manifest();
+    const l = load(url);
+    expect(taker.tryLoad(l.request, l.response, jest.fn())).toBe(true);
+    await l.ended;
+    expect(l.response.url).toBe(`${server.url}/static.mpd`);
+    expect(l.response.data).toBe(STATIC_MPD);
+  });
+
+  it('leaves segment loads alone and still answers the manifest after them', async () => {
+    const { url, manifest, taker } = handoff('/static.mpd');
+    await manifest();
+    const segment = load(`${server.url}/v.mp4`, 'MediaSegment');
+    expect(taker.tryLoad(segment.request, segment.response, jest.fn())).toBe(false);
+    const l = load(url);
+    expect(taker.tryLoad(l.request, l.response, jest.fn())).toBe(true);
+    expect(await l.ended).toBe('loadend');
+  });
+
+  it.each([
+    ['another URL', (url: string) => load(`${url}?token=1`)],
+    ['credentials', (url: string) => load(url, 'MPD', { credentials: 'include' })],
+    ["a page interceptor's header", (url: string) => load(url, 'MPD', { headers: { Authorization: 'Bearer x' } })],
+  ])('sends a request with %s to the origin, as dash.js would', async (_what, make) => {
+    const { url, manifest, stats, taker } = handoff('/static.mpd');
+    await manifest();
+    const l = make(url);
+    expect(taker.tryLoad(l.request, l.response, jest.fn())).toBe(false);
+    expect(l.response.status).toBeUndefined();
+    expect(stats.counters['manifest.loadedByDash']).toBe(1);
+  });
+
+  it.each([
+    ['a live manifest', '/live.mpd'],
+    ['a fetch that failed', '/broken.mpd'],
+  ])("passes %s on to dash.js's own loader, answering nothing", async (_what, path) => {
+    const { url, manifest, stats, taker } = handoff(path);
+    await manifest();
+    const l = load(url);
+    const passedOn = new Promise<void>((resolve) => {
+      expect(taker.tryLoad(l.request, l.response, resolve)).toBe(true);
+    });
+    await passedOn;
+    expect(l.response.status).toBeUndefined();
+    expect(l.response.data).toBeUndefined();
+    expect(stats.counters['manifest.loadedByDash']).toBe(1);
+    expect(stats.counters['manifest.handedOver']).toBeUndefined();
+  });
+
+  it("ends the load unanswered at dash.js's manifest timeout, so dash.js's retry asks the origin", async () => {
+    const { url, manifest, stats, taker } = handoff('/slow.mpd');
+    void manifest();
+    const l = load(url, 'MPD', { timeout: 20 });
+    let timedOut = false;
+    l.request.customData.ontimeout = () => (timedOut = true);
+    const passOn = jest.fn();
+    expect(taker.tryLoad(l.request, l.response, passOn)).toBe(true);
+    expect(await l.ended).toBe('loadend');
+    expect(timedOut).toBe(true);
+    expect(l.response.status).toBeUndefined();
+    expect(stats.counters['manifest.loadedByDash']).toBe(1);
+    // the checks' copy arriving later answers nothing, and the retry is dash.js's own
+    expect((await manifest()).ok).toBe(true);
+    await new Promise((r) => setImmediate(r));
+    expect(l.response.data).toBeUndefined();
+    expect(passOn).not.toHaveBeenCalled();
+    const retry = load(url);
+    expect(taker.tryLoad(retry.request, retry.response, jest.fn())).toBe(false);
+  });
+
+  it('an abort while the fetch is in flight ends the load as aborted and answers nothing', async () => {
+    const { url, manifest, taker } = handoff('/static.mpd');
+    const l = load(url);
+    const passOn = jest.fn();
+    expect(taker.tryLoad(l.request, l.response, passOn)).toBe(true);
+    l.request.customData.abort?.();
+    expect(await l.ended).toBe('abort');
+    await manifest();
+    await new Promise((r) => setImmediate(r));
+    expect(l.response.data).toBeUndefined();
+    expect(passOn).not.toHaveBeenCalled();
+  });
+});
