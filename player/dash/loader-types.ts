@@ -48,6 +48,7 @@ export interface LoaderRequest {
   method: string;
   headers?: Record<string, string>;
   responseType?: string;
+  body?: unknown;
   credentials?: RequestCredentials;
   timeout?: number;
   customData: LoaderCustomData;

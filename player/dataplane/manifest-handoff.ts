@@ -13,7 +13,10 @@
  * request goes to the origin through dash.js's own loader as always; the
  * player log says why. A check fetch still in flight is waited for, within
  * dash.js's manifest timeout (then the load times out and dash.js's retry
- * asks the origin). Later manifest requests (refreshes) are dash.js's.
+ * asks the origin; with the timeout off it waits as dash.js's own request
+ * would). A check fetch that turns out unusable only after its end (a live
+ * manifest, a failure) delays dash.js's own request by the rest of it.
+ * The text must be what dash.js's XHR would have decoded (UTF-8). Later manifest requests (refreshes) are dash.js's.
  * Counted in `manifest.handedOver` / `manifest.loadedByDash`.
  */
 import type { LoadTaker } from '../dash/loader-hook';
@@ -23,9 +26,10 @@ import type { StatsRecorder } from '../stats/recorder';
 import { MANIFEST_TYPE } from './dash-request';
 import type { ManifestOnce } from './manifest-once';
 
-/** The MPD start tag's attributes, or null when the text has no MPD element. */
+/** The MPD start tag's attributes, or null when the text has no MPD element (comments skipped; quoted values may hold '>'). */
 function mpdStartTag(text: string): string | null {
-  const m = /<(?:[A-Za-z_][\w.-]*:)?MPD(\s[^>]*)?>/.exec(text);
+  const uncommented = text.replace(/<!--[\s\S]*?-->/g, '');
+  const m = /<(?:[A-Za-z_][\w.-]*:)?MPD((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*\/?>/.exec(uncommented);
   return m ? (m[1] ?? '') : null;
 }
 
@@ -37,11 +41,28 @@ export function isStaticMpd(text: string): boolean {
   return type === null || type[2] === 'static';
 }
 
+/**
+ * Why the text may not be what dash.js's XHR would have decoded, or null:
+ * fetch's text() is always UTF-8, an XHR follows the Content-Type charset
+ * and the XML declaration's encoding.
+ */
+export function decodingProblem(contentType: string | undefined, text: string): string | null {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) return `the manifest is declared ${charset}, not UTF-8`;
+  const declared = /^\s*<\?xml[^>]*\sencoding\s*=\s*["']([^"']+)["']/.exec(text)?.[1];
+  if (declared !== undefined && !/^utf-?8$/i.test(declared)) return `the manifest's XML declaration says ${declared}, not UTF-8`;
+  if (text.includes('\uFFFD')) return 'the manifest is not valid UTF-8';
+  return null;
+}
+
 /** Why dash.js's request may not get the checks' copy, or null when it may. */
 function mismatch(request: LoaderRequest, manifestUrl: string): string | null {
   if (request.url !== manifestUrl) return `it asks for ${request.url}, the checks fetched ${manifestUrl}`;
   if ((request.method ?? 'GET') !== 'GET') return `it is a ${request.method} request`;
   if (request.credentials === 'include') return 'it carries credentials (xhrWithCredentials), the checks fetched without';
+  if (request.responseType !== undefined && request.responseType !== '' && request.responseType !== 'text')
+    return `it asks for a ${request.responseType} response`;
+  if (request.body !== undefined && request.body !== null) return 'it carries a body';
   const headers = Object.entries(request.headers ?? {}).filter(([, v]) => v !== undefined && v !== null && v !== '');
   if (headers.length > 0) return `it carries headers the checks' fetch did not (${headers.map(([k]) => k).join(', ')})`;
   return null;
@@ -90,17 +111,21 @@ export class ManifestHandoff implements LoadTaker {
     }
     void this.manifest().then((m) => {
       if (settled) return;
-      if (!m.ok || !isStaticMpd(m.text)) {
-        settle();
-        this.loadedByDash(m.ok ? 'the manifest is not a static MPD' : m.problem);
+      settle();
+      const problem = !m.ok
+        ? m.problem
+        : isStaticMpd(m.text)
+          ? decodingProblem(m.headers['content-type'], m.text)
+          : 'the manifest is not a static MPD';
+      if (problem !== null || !m.ok) {
+        this.loadedByDash(problem ?? "the checks' fetch failed");
         passOn();
         return;
       }
-      settle();
       const bytes = new TextEncoder().encode(m.text).byteLength;
       response.url = m.url;
-      response.status = 200;
-      response.statusText = 'OK';
+      response.status = m.status;
+      response.statusText = m.statusText;
       response.headers = { ...m.headers };
       response.data = m.text;
       custom.sprintWire = {

@@ -3,7 +3,8 @@
  * protocol detection reads the Resource Timing entry of this fetch; Sprint-x
  * inspects its text), and then for dash.js itself, whose own manifest request
  * is answered from it (manifest-handoff.ts) instead of asking the origin a
- * second time. Credentials as dash.js's own load (`same-origin`), uncached.
+ * second time. Credentials as dash.js's own load (an XHR without
+ * `withCredentials` is `same-origin`), uncached; the text decoded as UTF-8.
  * Never rejects. Nothing is fetched until someone asks (`started`).
  */
 import { nowMs } from './clock';
@@ -14,6 +15,9 @@ export type ManifestText =
       text: string;
       /** The URL the text came from after redirects (relative URLs in the manifest resolve against it, as in dash.js). */
       url: string;
+      /** The response's status line, as an XHR would report it. */
+      status: number;
+      statusText: string;
       /** The response's headers, names in lower case (as dash.js's loader reports them). */
       headers: Record<string, string>;
       /** When the request left, its headers arrived and its body ended (the data planes' clock, clock.ts). */
@@ -44,7 +48,17 @@ export function manifestOnce(url: string): ManifestOnce {
         res.headers.forEach((value, name) => {
           headers[name.toLowerCase()] = value;
         });
-        return { ok: true, text, url: res.url || url, headers, startMs, headersMs, endMs: nowMs() };
+        return {
+          ok: true,
+          text,
+          url: res.url || url,
+          status: res.status,
+          statusText: res.statusText,
+          headers,
+          startMs,
+          headersMs,
+          endMs: nowMs(),
+        };
       } catch (e) {
         return { ok: false, problem: `manifest fetch failed: ${(e as Error).message}`, network: true };
       }

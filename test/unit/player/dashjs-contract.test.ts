@@ -69,6 +69,15 @@ describe('pinned dash.js', () => {
     );
     // xhrWithCredentials reaches the loader as credentials 'include'; otherwise 'omit' (XHR: cookies same-origin only)
     expect(bundle).toContain("credentials: withCredentials ? 'include' : 'omit'");
+    // a manifest load carries dash.js's manifest timeout; a load that ends without a 2xx status is retried
+    expect(section('function _getRequestTimeout(requestObject) {', 600)).toMatch(
+      /MPD_TYPE\) \{\s*return settings\.get\(\)\.streaming\.manifestRequestTimeout \|\| 0;/,
+    );
+    expect(section('const _onRequestEnd = function (aborted = false) {', 4000)).toMatch(
+      /if \(commonMediaResponse\.status >= 200 && commonMediaResponse\.status <= 299 && hasUsableBody\) \{[\s\S]*\} else \{[\s\S]*_retriggerRequest\(\);/,
+    );
+    // HTTPLoader.abort drops onloadend/onprogress, then calls the loader's customData.abort
+    expect(section('reqData.onloadend = reqData.onprogress = undefined;', 300)).toMatch(/if \(reqData\.abort\) \{\s*reqData\.abort\(\);/);
   });
 
   it('the throughput sample comes from the request traces and dates (what Sprint rewrites)', () => {

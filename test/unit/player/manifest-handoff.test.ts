@@ -8,7 +8,10 @@
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ManifestHandoff, isStaticMpd } from '../../../player/dataplane/manifest-handoff';
+import type { MediaPlayerClass } from 'dashjs';
+import { ManifestHandoff, decodingProblem, isStaticMpd } from '../../../player/dataplane/manifest-handoff';
+import { addLoadTaker, addLoadWatcher, installLoaderHook } from '../../../player/dash/loader-hook';
+import { fakeDash } from './fake-dash';
 import { manifestOnce } from '../../../player/dataplane/manifest-once';
 import type { LoaderRequest, LoaderResponse } from '../../../player/dash/loader-types';
 import { StatsRecorder } from '../../../player/stats/recorder';
@@ -23,7 +26,7 @@ interface Server {
   close(): Promise<void>;
 }
 
-/** Serves /static.mpd, /live.mpd, /moved.mpd (302 to /static.mpd), /slow.mpd (after 0.5 s) and /broken.mpd (500); counts requests per path. */
+/** Serves /static.mpd, /live.mpd, /moved.mpd (302 to /static.mpd), /slow.mpd (after 0.5 s), /latin1.mpd (declared ISO-8859-1) and /broken.mpd (500); counts requests per path. */
 async function startServer(): Promise<Server> {
   const hits = new Map<string, number>();
   const server = http.createServer((req, res) => {
@@ -33,6 +36,7 @@ async function startServer(): Promise<Server> {
     else if (path === '/live.mpd') res.writeHead(200, { 'Content-Type': 'application/dash+xml' }).end(LIVE_MPD);
     else if (path === '/moved.mpd') res.writeHead(302, { Location: '/static.mpd' }).end();
     else if (path === '/slow.mpd') setTimeout(() => res.writeHead(200).end(STATIC_MPD), 500);
+    else if (path === '/latin1.mpd') res.writeHead(200, { 'Content-Type': 'application/dash+xml; charset=ISO-8859-1' }).end(STATIC_MPD);
     else res.writeHead(500).end('no');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -44,25 +48,48 @@ async function startServer(): Promise<Server> {
   };
 }
 
-/** A load as dash.js's HTTPLoader hands it to the XHRLoader, and a promise of how it ended. */
+/**
+ * A load as dash.js's HTTPLoader hands it to the XHRLoader (credentials 'omit' and a 10 s
+ * manifest timeout are dash.js's defaults), a promise of how it first ended, and how many
+ * times each end callback fired.
+ */
 function load(url: string, type = 'MPD', extra: Partial<LoaderRequest> = {}) {
   let settle: (how: string) => void = () => undefined;
   const ended = new Promise<string>((resolve) => (settle = resolve));
   const progress: number[] = [];
+  const calls = { loadend: 0, abort: 0, timeout: 0 };
   const request: LoaderRequest = {
     url,
     method: 'GET',
     headers: {},
+    responseType: '',
+    credentials: 'omit',
+    timeout: 10_000,
     ...extra,
     customData: {
       request: { type, url },
       onprogress: (e) => progress.push(e.loaded),
-      onloadend: () => settle('loadend'),
-      onabort: () => settle('abort'),
+      onloadend: () => {
+        calls.loadend += 1;
+        settle('loadend');
+      },
+      onabort: () => {
+        calls.abort += 1;
+        settle('abort');
+      },
+      ontimeout: () => void (calls.timeout += 1),
     },
   };
   const response: LoaderResponse = {};
-  return { request, response, ended, progress };
+  return { request, response, ended, progress, calls };
+}
+
+const later = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Waits (bounded: 5 s) until `cond` holds. */
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !cond(); i++) await later(50);
+  expect(cond()).toBe(true);
 }
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -77,6 +104,20 @@ describe('isStaticMpd', () => {
     expect(isStaticMpd('<SmoothStreamingMedia/>')).toBe(false);
     expect(isStaticMpd('#EXTM3U')).toBe(false);
     expect(isStaticMpd('')).toBe(false);
+    // a '>' inside a quoted value does not end the tag; a commented-out MPD is not the root
+    expect(isStaticMpd('<MPD profiles="a>b" type="dynamic">')).toBe(false);
+    expect(isStaticMpd('<!-- <MPD type="static"> --><MPD type="dynamic"/>')).toBe(false);
+  });
+});
+
+describe('decodingProblem', () => {
+  it('accepts what an XHR would decode as UTF-8 and names anything else', () => {
+    expect(decodingProblem('application/dash+xml', STATIC_MPD)).toBeNull();
+    expect(decodingProblem('application/dash+xml; charset=utf-8', '<?xml version="1.0" encoding="UTF-8"?><MPD/>')).toBeNull();
+    expect(decodingProblem(undefined, '<MPD/>')).toBeNull();
+    expect(decodingProblem('application/dash+xml; charset=ISO-8859-1', '<MPD/>')).toMatch(/ISO-8859-1/);
+    expect(decodingProblem('application/dash+xml', "<?xml version='1.0' encoding='UTF-16'?><MPD/>")).toMatch(/UTF-16/);
+    expect(decodingProblem('application/dash+xml', '<MPD><Label>\uFFFD</Label></MPD>')).toMatch(/not valid UTF-8/);
   });
 });
 
@@ -107,6 +148,7 @@ describe('the manifest handoff', () => {
     expect(passOn).not.toHaveBeenCalled();
     expect(server.hits.get('/static.mpd')).toBe(1);
     expect(l.response.status).toBe(200);
+    expect(l.response.statusText).toBe('OK');
     expect(l.response.data).toBe(STATIC_MPD);
     expect(l.response.url).toBe(url);
     expect(l.response.headers?.['x-origin']).toBe('test');
@@ -115,6 +157,7 @@ describe('the manifest handoff', () => {
     expect(wire).toBeDefined();
     expect(wire?.endMs).toBeGreaterThanOrEqual(wire?.startMs ?? Infinity);
     expect(stats.counters['manifest.handedOver']).toBe(1);
+    expect(l.calls).toEqual({ loadend: 1, abort: 0, timeout: 0 });
 
     // a refresh is dash.js's own
     const again = load(url);
@@ -128,6 +171,16 @@ describe('the manifest handoff', () => {
     expect(taker.tryLoad(l.request, l.response, jest.fn())).toBe(true);
     expect(await l.ended).toBe('loadend');
     expect(server.hits.get('/static.mpd')).toBe(1);
+  });
+
+  it('an answer before the timeout ends the load once: the timer never fires afterwards', async () => {
+    const { url, manifest, taker } = handoff('/static.mpd');
+    await manifest();
+    const l = load(url, 'MPD', { timeout: 50 });
+    expect(taker.tryLoad(l.request, l.response, jest.fn())).toBe(true);
+    await l.ended;
+    await later(150);
+    expect(l.calls).toEqual({ loadend: 1, abort: 0, timeout: 0 });
   });
 
   it('reports where a redirected manifest came from (dash.js resolves relative URLs against it)', async () => {
@@ -154,6 +207,7 @@ describe('the manifest handoff', () => {
     ['another URL', (url: string) => load(`${url}?token=1`)],
     ['credentials', (url: string) => load(url, 'MPD', { credentials: 'include' })],
     ["a page interceptor's header", (url: string) => load(url, 'MPD', { headers: { Authorization: 'Bearer x' } })],
+    ['another response type', (url: string) => load(url, 'MPD', { responseType: 'arraybuffer' })],
   ])('sends a request with %s to the origin, as dash.js would', async (_what, make) => {
     const { url, manifest, stats, taker } = handoff('/static.mpd');
     await manifest();
@@ -166,6 +220,7 @@ describe('the manifest handoff', () => {
   it.each([
     ['a live manifest', '/live.mpd'],
     ['a fetch that failed', '/broken.mpd'],
+    ['a manifest declared in another charset', '/latin1.mpd'],
   ])("passes %s on to dash.js's own loader, answering nothing", async (_what, path) => {
     const { url, manifest, stats, taker } = handoff(path);
     await manifest();
@@ -185,11 +240,12 @@ describe('the manifest handoff', () => {
     void manifest();
     const l = load(url, 'MPD', { timeout: 20 });
     let timedOut = false;
-    l.request.customData.ontimeout = () => (timedOut = true);
+    l.request.customData.ontimeout = () => void (timedOut = true);
     const passOn = jest.fn();
     expect(taker.tryLoad(l.request, l.response, passOn)).toBe(true);
     expect(await l.ended).toBe('loadend');
     expect(timedOut).toBe(true);
+    expect(l.calls.loadend).toBe(1);
     expect(l.response.status).toBeUndefined();
     expect(stats.counters['manifest.loadedByDash']).toBe(1);
     // the checks' copy arriving later answers nothing, and the retry is dash.js's own
@@ -212,5 +268,31 @@ describe('the manifest handoff', () => {
     await new Promise((r) => setImmediate(r));
     expect(l.response.data).toBeUndefined();
     expect(passOn).not.toHaveBeenCalled();
+    expect(l.calls).toEqual({ loadend: 0, abort: 1, timeout: 0 });
+  });
+
+  it("through the loader hook: watchers see the load once, a passed-on load reaches the data plane, then dash.js's own loader", async () => {
+    const { url, manifest, taker } = handoff('/live.mpd');
+    await manifest();
+    const { dash, loader, declined } = fakeDash(30);
+    const asked: string[] = [];
+    const watched: string[] = [];
+    const d = dash as unknown as MediaPlayerClass;
+    installLoaderHook(d, { tryLoad: (r) => (asked.push(r.url), false) });
+    addLoadWatcher(d, (r) => void watched.push(r.url));
+    addLoadTaker(d, taker);
+    const l = load(url);
+    loader().load(l.request, l.response);
+    expect(declined).toHaveLength(0); // taken: waiting for the checks' fetch
+    await until(() => declined.length > 0);
+    // a live manifest: passed on, the data plane asked, then dash.js's XHRLoader loads it
+    expect(asked).toEqual([url]);
+    expect(declined.map((r) => r.url)).toEqual([url]);
+    expect(watched).toEqual([url]);
+    // a segment is never taken: straight to the data plane and dash.js
+    const seg = load(`${server.url}/v.mp4`, 'MediaSegment');
+    loader().load(seg.request, seg.response);
+    expect(asked).toEqual([url, seg.request.url]);
+    expect(declined).toHaveLength(2);
   });
 });
