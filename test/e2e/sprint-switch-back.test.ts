@@ -113,9 +113,19 @@ describe('a switch away and back inside one train', () => {
     const first = await stats(stack.page);
     expect(first.mode).toBe('sprint');
     expect(first.estimates.transport).toBe('fetch');
-    const current = Number(first.segments.filter((x) => x.mediaType === 'video' && x.kind === 'media').pop()?.representationId ?? '0');
-    const a = [2, 3].find((r) => r !== current) as number;
+    // The representation dash.js is asking for now: its last video request, which may be ahead of the
+    // segments handed over (the ABR may have switched up before this first look). A is one whose init
+    // segment was never asked for, so the switch to it really is one.
+    const videoRequests = first.transfers.filter((t) => !AUDIO.test(t.url));
+    const repOf = (url: string): number | null => {
+      const m = INIT.exec(url) ?? CHUNK.exec(url);
+      return m ? Number(m[1]) : null;
+    };
+    const current = repOf(videoRequests[videoRequests.length - 1]?.url ?? '') ?? 0;
+    const initsAsked = new Set(videoRequests.map((t) => INIT.exec(t.url)?.[1]).filter((x) => x !== undefined));
+    const a = [2, 3].find((r) => r !== current && !initsAsked.has(String(r))) as number;
     const b = [1, 2, 0].find((r) => r !== current && r !== a) as number;
+    expect(a).toBeDefined();
 
     // To A inside the train; once one of A's segments is requested behind its init, to B; once B's
     // init is requested, while A's is still behind the segments ahead of it, back to A.
