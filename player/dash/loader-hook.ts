@@ -20,7 +20,7 @@
  * test/unit/player/dashjs-contract.test.ts fails if a dash.js upgrade changes this contract.
  */
 import type { MediaPlayerClass } from 'dashjs';
-import type { LoaderRequest, LoaderResponse, SegmentLoadHandler } from './loader-types';
+import type { LoaderRequest, LoaderResponse, SegmentLoadHandler, WireTiming } from './loader-types';
 
 export const DASHJS_VERSION = '5.2.1';
 
@@ -84,6 +84,32 @@ function slotFor(dash: MediaPlayerClass): HookSlot {
 /** Registers `handler` in front of dash.js's XHRLoader. Call before `attachSource`. */
 export function installLoaderHook(dash: MediaPlayerClass, handler: SegmentLoadHandler): void {
   slotFor(dash).handler = handler;
+}
+
+/** What a data plane or load taker answers a load with. */
+export interface LoadAnswer {
+  url: string;
+  status: number;
+  statusText: string;
+  headers: Record<string, string>;
+  data: ArrayBuffer | string;
+  /** Body bytes, for dash.js's progress event. */
+  bytes: number;
+  /** When the bytes crossed the wire (the response interceptor puts it in dash.js's request record). */
+  wire: WireTiming;
+}
+
+/** Answers a load the way dash.js's XHRLoader ends one: the response's fields, one progress event with the whole body, then loadend. */
+export function answerLoad(request: LoaderRequest, response: LoaderResponse, a: LoadAnswer): void {
+  const custom = request.customData;
+  response.url = a.url;
+  response.status = a.status;
+  response.statusText = a.statusText;
+  response.headers = a.headers;
+  response.data = a.data;
+  custom.sprintWire = a.wire;
+  custom.onprogress?.({ loaded: a.bytes, total: a.bytes, lengthComputable: true });
+  custom.onloadend?.();
 }
 
 /** Registers `taker` to be asked for every load before the data plane. Call before `attachSource`. */

@@ -19,7 +19,7 @@
  * The text must be what dash.js's XHR would have decoded (UTF-8). Later manifest requests (refreshes) are dash.js's.
  * Counted in `manifest.handedOver` / `manifest.loadedByDash`.
  */
-import type { LoadTaker } from '../dash/loader-hook';
+import { answerLoad, type LoadTaker } from '../dash/loader-hook';
 import type { LoaderRequest, LoaderResponse } from '../dash/loader-types';
 import type { Logger } from '../log';
 import type { StatsRecorder } from '../stats/recorder';
@@ -112,32 +112,30 @@ export class ManifestHandoff implements LoadTaker {
     void this.manifest().then((m) => {
       if (settled) return;
       settle();
-      const problem = !m.ok
-        ? m.problem
-        : isStaticMpd(m.text)
-          ? decodingProblem(m.headers['content-type'], m.text)
-          : 'the manifest is not a static MPD';
-      if (problem !== null || !m.ok) {
-        this.loadedByDash(problem ?? "the checks' fetch failed");
+      const giveBack = (why: string): void => {
+        this.loadedByDash(why);
         passOn();
-        return;
-      }
-      const bytes = new TextEncoder().encode(m.text).byteLength;
-      response.url = m.url;
-      response.status = m.status;
-      response.statusText = m.statusText;
-      response.headers = { ...m.headers };
-      response.data = m.text;
-      custom.sprintWire = {
-        startMs: m.startMs,
-        firstByteMs: m.headersMs,
-        endMs: m.endMs,
-        traces: [{ startMs: m.headersMs, durationMs: m.endMs - m.headersMs, bytes }],
       };
+      if (!m.ok) return giveBack(m.problem);
+      const problem = isStaticMpd(m.text) ? decodingProblem(m.headers['content-type'], m.text) : 'the manifest is not a static MPD';
+      if (problem !== null) return giveBack(problem);
+      const bytes = new TextEncoder().encode(m.text).byteLength;
       this.stats.count('manifest.handedOver');
       this.log.info(`manifest: dash.js's request answered from the mode checks' fetch (${bytes} bytes, ${m.url})`);
-      custom.onprogress?.({ loaded: bytes, total: bytes, lengthComputable: true });
-      custom.onloadend?.();
+      answerLoad(request, response, {
+        url: m.url,
+        status: m.status,
+        statusText: m.statusText,
+        headers: { ...m.headers },
+        data: m.text,
+        bytes,
+        wire: {
+          startMs: m.startMs,
+          firstByteMs: m.headersMs,
+          endMs: m.endMs,
+          traces: [{ startMs: m.headersMs, durationMs: m.endMs - m.headersMs, bytes }],
+        },
+      });
     });
     return true;
   }

@@ -6,6 +6,7 @@
  * back to dash.js's retry, and either way the segment is recorded in stats.
  */
 import { nowMs } from '../dataplane/clock';
+import { answerLoad } from '../dash/loader-hook';
 import { recordAnsweredSegment } from '../dataplane/segment-records';
 import type { StatsRecorder } from '../stats/recorder';
 import type { Entry } from './train-entry';
@@ -19,23 +20,18 @@ export function deliverToDash(e: Entry, stats: StatsRecorder): void {
     at += p.length;
   }
   e.pieces = [];
-  const custom = e.req.customData;
-  e.resp.url = e.url;
-  e.resp.status = e.status;
-  e.resp.statusText = String(e.status);
-  e.resp.headers = e.headers;
-  e.resp.data = data.buffer as ArrayBuffer;
   const traces = e.traces.length >= 2 ? e.traces : [{ startMs: e.prevMs, durationMs: 0, bytes: 0 }, ...e.traces];
-  custom.sprintWire = {
-    startMs: traces[0]?.startMs ?? e.sentMs,
-    firstByteMs: e.firstByteMs ?? e.sentMs,
-    endMs: e.lastByteMs ?? nowMs(),
-    traces,
-  };
   e.record.segmentsServed = 1;
   recordEntrySegment(e, stats, e.status >= 200 && e.status <= 299 ? 'ok' : 'error');
-  custom.onprogress?.({ loaded: e.bytes, total: e.bytes, lengthComputable: true });
-  custom.onloadend?.();
+  answerLoad(e.req, e.resp, {
+    url: e.url,
+    status: e.status,
+    statusText: String(e.status),
+    headers: e.headers,
+    data: data.buffer as ArrayBuffer,
+    bytes: e.bytes,
+    wire: { startMs: traces[0]?.startMs ?? e.sentMs, firstByteMs: e.firstByteMs ?? e.sentMs, endMs: e.lastByteMs ?? nowMs(), traces },
+  });
 }
 
 /** The segment dash.js asked for and what became of it (as stock records its own). */

@@ -38,7 +38,7 @@ import { MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
 import { DashFragmentRecorder, recordAnsweredSegment } from '../dataplane/segment-records';
 import { announceFallback } from '../dataplane/fallback';
 import { nowMs } from '../dataplane/clock';
-import { installLoaderHook } from '../dash/loader-hook';
+import { answerLoad, installLoaderHook } from '../dash/loader-hook';
 import { installQualitySwitchHook, switchesByHand, type QualityChangeEventLike } from '../dash/quality-switch-hook';
 import { bufferLength } from '../dash/buffer-level';
 import { segmentMediaRanges } from '../dash/representation-segments';
@@ -348,12 +348,6 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
         if (settled) return;
         settled = true;
         const n = arrival.data.byteLength;
-        resp.url = req.url;
-        resp.status = 206;
-        resp.statusText = 'Partial Content';
-        resp.headers = { 'content-range': `bytes ${range.start}-${range.end}/*`, 'content-length': String(n) };
-        resp.data = arrival.data.buffer as ArrayBuffer;
-        custom.sprintWire = { startMs: arrival.startMs, firstByteMs: arrival.firstByteMs, endMs: arrival.endMs, traces: arrival.traces };
         recordAnsweredSegment(ctx.stats, fr, {
           kind: 'media',
           url: req.url,
@@ -364,8 +358,15 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
           status: 'ok',
           transferId,
         });
-        custom.onprogress?.({ loaded: n, total: n, lengthComputable: true });
-        custom.onloadend?.();
+        answerLoad(req, resp, {
+          url: req.url,
+          status: 206,
+          statusText: 'Partial Content',
+          headers: { 'content-range': `bytes ${range.start}-${range.end}/*`, 'content-length': String(n) },
+          data: arrival.data.buffer as ArrayBuffer,
+          bytes: n,
+          wire: { startMs: arrival.startMs, firstByteMs: arrival.firstByteMs, endMs: arrival.endMs, traces: arrival.traces },
+        });
       },
       fail: (reason) => {
         if (settled) return;
