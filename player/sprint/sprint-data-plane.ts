@@ -71,7 +71,7 @@ import {
   type OutstandingBytes,
 } from '../../src/model/outstanding-window';
 import { TrainPolicy } from '../../src/train/train-policy';
-import { RestartReserve } from '../../src/train/restart-reserve';
+import { assumedRestartBitsPerSec, restartIdleSec, RestartReserve } from '../../src/train/restart-reserve';
 import { audioMayPipeline, audioOrder } from '../../src/train/audio-order';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
@@ -528,16 +528,27 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   /**
    * Seconds of buffer a resume needs (src/train/restart-reserve.ts): the
    * next segment, at the bitrate the ABR chose last, at the lowest recent
-   * restart rate, within dash.js's request time limit.
+   * restart rate (before any, one initial window per measured round trip),
+   * within dash.js's request time limit.
    */
   private restartReserveSec(t: TypeState): number {
     // dash.js follows no lift after a quota error or a fallback: no reserve either.
     if (this.quotaExceeded || this.degraded !== null) return 0;
     const timeoutSec = t.requestTimeoutMs !== null && t.requestTimeoutMs > 0 ? t.requestTimeoutMs / 1000 : RESTART_CAP_SEC;
-    return t.restart.reserveSec((t.lastBitrate ?? 0) * this.nextSegmentSec(t), timeoutSec);
+    return t.restart.reserveSec((t.lastBitrate ?? 0) * this.nextSegmentSec(t), timeoutSec, this.assumedRestartBitsPerSec());
   }
 
-  /** A restart sample: a train's first media segment, from its request to its last byte (src/train/restart-reserve.ts). */
+  /** The restart rate before any sample: one initial window per measured round trip (null: no RTT yet). */
+  private assumedRestartBitsPerSec(): number | null {
+    return assumedRestartBitsPerSec(this.estimates.measuredRttSec());
+  }
+
+  /** The lowest recent restart rate, else the assumed one (null: neither). */
+  private restartRateBitsPerSec(t: TypeState): number | null {
+    return t.restart.rateBitsPerSec() ?? this.assumedRestartBitsPerSec();
+  }
+
+  /** A restart sample: the first media segment of a train after a pause, from its request to its last byte (src/train/restart-reserve.ts). */
   private recordRestart(t: TypeState, bytes: number, seconds: number): void {
     t.restart.record({ bytes, seconds });
     if (this.ctx) this.ctx.stats.estimates.restartBitsPerSec = t.restart.rateBitsPerSec();
@@ -621,7 +632,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   /**
    * The rate video is expected to arrive at over the bitrate the ABR chose
    * last (src/train/audio-order.ts): while a train's first media segment
-   * after a pause is in flight, the lowest recent restart rate
+   * after a pause is in flight, the restart rate the reserve uses
    * (src/train/restart-reserve.ts), else the bandwidth estimate; NaN when
    * either is unknown.
    */
@@ -629,7 +640,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const bitrate = t.lastBitrate;
     if (bitrate === null || !(bitrate > 0)) return NaN;
     const restarting = t.queue.some((e) => e.restartProbe && e.state === 'loading');
-    const rate = (restarting ? t.restart.rateBitsPerSec() : null) ?? this.estimates.bandwidthBitsPerSec();
+    const rate = (restarting ? this.restartRateBitsPerSec(t) : null) ?? this.estimates.bandwidthBitsPerSec();
     return rate !== null && rate > 0 ? rate / bitrate : NaN;
   }
 
@@ -716,13 +727,15 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const expected = range ? range.end - range.start + 1 : bitrate && mediaSec ? Math.round((bitrate * mediaSec) / 8) : 0;
     const at = nowMs();
     if (inTrain && (this.outstanding(t) === 0 || this.trainBreak) && !t.policy.trainUnspent) {
-      // A train after a pause samples the restart; one a seek began may follow requests still in flight.
-      const afterPause = !this.trainBreak;
+      // A train after a pause samples the restart: not the run's first, nor one a seek began (it
+      // may follow requests still in flight), nor one after a gap too short for the server to restart.
+      const afterPause =
+        !this.trainBreak && t.train !== null && at - this.wire(type).lastByteMs >= restartIdleSec(this.estimates.measuredRttSec()) * 1000;
       this.trainBreak = false;
       this.beginTrain(type, t, at);
       t.probeTrainId = afterPause ? (t.train?.id ?? null) : null;
     }
-    // The train's first media segment samples the restart after the pause.
+    // The first media segment of a train after a pause samples the restart.
     const restartProbe = inTrain && fr.type === MEDIA_SEGMENT_TYPE && t.train !== null && t.probeTrainId === t.train.id;
     if (restartProbe) t.probeTrainId = null;
     if (inTrain && fr.type === MEDIA_SEGMENT_TYPE) {

@@ -87,8 +87,8 @@ export interface TrainRecord {
   /** Video buffered ahead of playback when the train began, seconds. */
   resumeBufferSec: number | null;
   /**
-   * The restart reserve when the train began, seconds (0: no sample yet;
-   * src/train/restart-reserve.ts). Where it is above the player's own resume
+   * The restart reserve when the train began, seconds (0: no RTT measured
+   * yet; src/train/restart-reserve.ts). Where it is above the player's own resume
    * level (buffer target minus one segment), downloading resumed once the
    * buffer fell below it; below that level it changed nothing.
    */
@@ -208,7 +208,7 @@ export interface EstimateStats {
   outstandingWindow?: number | null;
   /** Sprint: how the train's requests travel (`extension`, `fetch`). */
   transport?: string | null;
-  /** Sprint: the lowest recent restart rate, bit/s — the first segment of a train after a pause (src/train/restart-reserve.ts). */
+  /** Sprint: the lowest recent restart rate, bit/s — the first segment of a train after a pause; null before one, while the reserve assumes one initial window per round trip (src/train/restart-reserve.ts). */
   restartBitsPerSec?: number | null;
 }
 

@@ -9,15 +9,21 @@
  * 6 s buffer target puts dash.js's resume level at 2 s (target minus one
  * segment). A first segment then takes about 3 s from request to last byte:
  * alone it would drain a 2 s buffer. Measured here on the player's records:
- * a restart rate was sampled, every train after the first began with a
- * reserve above dash.js's level and with more buffer than that level (the
- * reserve brought the resume forward, counted in `sprint.reserveResumes`),
- * and the ABR still chose every bitrate (BW-10's lowest rung throughout).
+ * the first pause, before any restart was measured, resumed on the assumed
+ * restart rate (one initial window per measured round trip, not the first
+ * train's rate: the run's first train is no restart); a restart rate was
+ * sampled; every train after the first began with a reserve above dash.js's
+ * level and with more buffer than that level (the reserve brought the
+ * resume forward, counted in `sprint.reserveResumes`), and the ABR still
+ * chose every bitrate (BW-10's lowest rung throughout).
  */
-import { demoUrl, startStack, waitForPlayback, type Stack } from './support/playback';
+import { RESTART_INITIAL_WINDOW_BYTES, RESTART_TIME_SHARE } from '../../src/train/restart-reserve';
+import { demoUrl, startStack, waitForStats, type Stack } from './support/playback';
 
 const BUFFER_TARGET_SEC = 6;
 const SEGMENT_SEC = 4;
+/** dash.js's request time limit (fragmentRequestTimeout), which caps the reserve. */
+const REQUEST_TIMEOUT_SEC = 20;
 
 describe('trains after a pause, slow restarts', () => {
   let stack: Stack;
@@ -38,7 +44,17 @@ describe('trains after a pause, slow restarts', () => {
       chunk: '600000',
     };
     await stack.page.goto(demoUrl(stack.origin, params));
-    const s = await waitForPlayback(stack.page, 45, 240_000);
+    // Until a train after a pause has sampled the restart and another has begun after it (bounded).
+    const s = await waitForStats(
+      stack.page,
+      'a restart sample and a train after it',
+      (st) => {
+        if (st.playback.errors.length > 0) throw new Error(`player errors: ${st.playback.errors.join('; ')}`);
+        return (st.estimates.restartBitsPerSec ?? null) !== null && st.trains.filter((t) => t.mediaType === 'video').length >= 4;
+      },
+      240_000,
+      500,
+    );
     expect(s.mode).toBe('sprint');
     expect(s.playback.errors).toEqual([]);
 
@@ -48,16 +64,25 @@ describe('trains after a pause, slow restarts', () => {
       id: t.id,
       resumeBufferSec: t.resumeBufferSec === null ? null : Math.round(t.resumeBufferSec * 100) / 100,
       restartReserveSec: Math.round(t.restartReserveSec * 100) / 100,
+      rttSec: t.rttEstimateSec,
       requests: t.requests,
     }));
     process.stderr.write(
       `trains: ${JSON.stringify(summary)}; restart rate ${s.estimates.restartBitsPerSec} bit/s; reserve resumes ${s.counters['sprint.reserveResumes'] ?? 0}; stalls ${s.playback.rebufferCount}\n`,
     );
 
-    // The first train's first segment sampled the restart rate.
+    // A train after a pause sampled the restart rate.
     expect(s.estimates.restartBitsPerSec ?? null).not.toBeNull();
     const later = trains.filter((t) => t.id > (trains[0]?.id ?? Infinity));
     expect(later.length).toBeGreaterThanOrEqual(2);
+    // The first resume had no restart sample: its reserve is the next segment at one initial window per
+    // round trip (the RTT in force then), not at the rate of the first train's first segment.
+    const second = later[0] as (typeof trains)[number];
+    const segmentBits = Math.min(...second.bitrates) * SEGMENT_SEC;
+    const assumedBitsPerSec = (RESTART_INITIAL_WINDOW_BYTES * 8) / (second.rttEstimateSec ?? NaN);
+    expect(second.restartReserveSec).toBeGreaterThan(0);
+    const expectedSec = Math.min(segmentBits / assumedBitsPerSec, REQUEST_TIMEOUT_SEC) / RESTART_TIME_SHARE;
+    expect(second.restartReserveSec / expectedSec).toBeCloseTo(1, 2);
     for (const t of later) {
       // The reserve asked for more than dash.js's level, and the train began with more buffer than that level.
       expect({ train: t.id, reserveAboveOwnLevel: t.restartReserveSec > ownLevelSec }).toEqual({ train: t.id, reserveAboveOwnLevel: true });

@@ -1,8 +1,18 @@
 // Tests for the restart reserve (src/train/restart-reserve.ts): the buffer a
-// resume needs is the next segment at the lowest recent restart rate, with
-// margin, capped by the request time limit; nothing before a sample.
+// resume needs is the next segment at the lowest recent restart rate (one
+// initial window per round trip before any sample), with margin, capped by
+// the request time limit; which idle gap counts as a pause.
 
-import { RESTART_SAMPLES, RESTART_TIME_SHARE, RestartReserve } from '../../../src/train/restart-reserve';
+import {
+  assumedRestartBitsPerSec,
+  RESTART_IDLE_MIN_SEC,
+  RESTART_INITIAL_WINDOW_BYTES,
+  RESTART_SAMPLES,
+  RESTART_TIME_SHARE,
+  RestartReserve,
+  restartIdleSec,
+  RTO_MIN_SEC,
+} from '../../../src/train/restart-reserve';
 
 describe('RestartReserve', () => {
   test('no sample, no reserve', () => {
@@ -41,5 +51,38 @@ describe('RestartReserve', () => {
     expect(r.reserveSec(4_000_000)).toBeCloseTo(40 / RESTART_TIME_SHARE, 6);
     expect(r.reserveSec(4_000_000, 20)).toBeCloseTo(20 / RESTART_TIME_SHARE, 6);
     expect(r.reserveSec(0, 20)).toBe(0);
+  });
+
+  test('before any sample the assumed rate stands in; the first sample replaces it, even a faster one', () => {
+    const r = new RestartReserve();
+    const assumed = assumedRestartBitsPerSec(0.62) as number;
+    expect(assumed).toBeCloseTo((10 * 1460 * 8) / 0.62, 6); // ≈ 0.19 Mbit/s
+    // The testbed's 1.2 Mbit/s × 4 s segment: past the 20 s request limit at 0.19 Mbit/s, so the cap.
+    expect(r.reserveSec(1_200_000 * 4, 20, assumed)).toBeCloseTo(20 / RESTART_TIME_SHARE, 6);
+    expect(r.reserveSec(1_200_000 * 4, 20, null)).toBe(0);
+    expect(r.reserveSec(1_200_000 * 4, 20, 0)).toBe(0);
+    // The first restart measured: 603 KB in 17.0 s (0.28 Mbit/s).
+    r.record({ bytes: 603_000, seconds: 17 });
+    expect(r.rateBitsPerSec()).toBeCloseTo((603_000 * 8) / 17, 6);
+    expect(r.reserveSec(1_200_000 * 4, 20, assumed)).toBeCloseTo((1_200_000 * 4) / ((603_000 * 8) / 17) / RESTART_TIME_SHARE, 6);
+    // A sample faster than the assumption is a measurement, and it wins.
+    const fast = new RestartReserve();
+    fast.record({ bytes: 1_000_000, seconds: 1 }); // 8 Mbit/s
+    expect(fast.reserveSec(8_000_000, 20, assumed)).toBeCloseTo(1 / RESTART_TIME_SHARE, 6);
+  });
+
+  test('no assumed rate without a measured round trip or a window', () => {
+    expect(RESTART_INITIAL_WINDOW_BYTES).toBe(10 * 1460);
+    expect(assumedRestartBitsPerSec(null)).toBeNull();
+    expect(assumedRestartBitsPerSec(0)).toBeNull();
+    expect(assumedRestartBitsPerSec(Infinity)).toBeNull();
+    expect(assumedRestartBitsPerSec(0.5, 0)).toBeNull();
+  });
+
+  test('a pause is an idle gap as long as a retransmission timeout can be: a second, or the RTT plus 0.2 s when longer', () => {
+    expect(restartIdleSec(null)).toBe(RESTART_IDLE_MIN_SEC);
+    expect(restartIdleSec(0.05)).toBe(RESTART_IDLE_MIN_SEC);
+    expect(restartIdleSec(1.5)).toBeCloseTo(1.5 + RTO_MIN_SEC, 9);
+    expect(restartIdleSec(NaN)).toBe(RESTART_IDLE_MIN_SEC);
   });
 });
