@@ -65,7 +65,10 @@ export interface TypeState {
   meter: BusyPeriodMeter;
   /** Restart samples and the reserve they ask for (src/train/restart-reserve.ts). */
   restart: RestartReserve;
-  /** A train begun after a pause (not at a seek) whose first media segment, the restart probe, is still to be issued. */
+  /**
+   * A train begun after a pause (not the run's first, not at a seek, after an idle gap of at least
+   * restartIdleSec) whose first media segment, the restart probe, is still to be issued.
+   */
   probeTrainId: number | null;
   /** Nominal bitrate of the last media segment requested (the ABR's latest choice), bit/s. */
   lastBitrate: number | null;

@@ -87,8 +87,9 @@ export interface TrainRecord {
   /** Video buffered ahead of playback when the train began, seconds. */
   resumeBufferSec: number | null;
   /**
-   * The restart reserve when the train began, seconds (0: no RTT measured
-   * yet; src/train/restart-reserve.ts). Where it is above the player's own resume
+   * The restart reserve when the train began, seconds (0: none — no RTT
+   * measured or no bitrate chosen yet, or after a buffer quota error or a
+   * fallback; src/train/restart-reserve.ts). Where it is above the player's own resume
    * level (buffer target minus one segment), downloading resumed once the
    * buffer fell below it; below that level it changed nothing.
    */

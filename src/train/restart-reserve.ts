@@ -39,6 +39,15 @@
  * bitrate. A sample is taken from the request (the segment may queue behind
  * the init segment or audio on the connection: the buffer waits for those
  * too), and a probe that fails after some bytes still counts.
+ *
+ * Limits. Linux halves the window once per retransmission timeout of idle,
+ * down to the initial window: a gap of one to a few timeouts leaves it partly
+ * decayed, and such a sample is faster than a full restart (the lowest of
+ * the last few and the margin absorb some of that; requiring full decay
+ * would leave paths with long round trips, a server's think time among them,
+ * with no sample at all). The idle clock is the train's connection (video,
+ * and audio when it rides): audio dash.js loads itself on a connection the
+ * browser shares with the train (HTTP/2) keeps that window warm unseen.
  */
 
 import { DEFAULT_INITIAL_WINDOW_SEGMENTS, DEFAULT_MSS_BYTES } from '../model/chunk-size';
