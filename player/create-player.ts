@@ -21,6 +21,7 @@ import { manifestOnce } from './dataplane/manifest-once';
 import { ManifestHandoff } from './dataplane/manifest-handoff';
 import { addLoadTaker } from './dash/loader-hook';
 import { applyAbrPreset } from './abr/presets';
+import { videoEstimate } from './abr/bw-x-rule';
 import { SPRINT_EVENT_NAMES, type SprintEventListener, type SprintEventName } from './stats/events';
 import { installRescue } from './abr/rescue';
 
@@ -55,11 +56,9 @@ export class SprintPlayer {
     this.dash.initialize(video, undefined, config.autoPlay);
     applyPlayerDefaults(this.dash); // before the page's settings, which win
     if (config.dashSettings) this.dash.updateSettings(config.dashSettings);
-    // BW-x reads the project's own estimator, fed by every mode's transfers (player/abr/bw-x-rule.ts).
-    const wireEstimate = (): number | null => {
-      const e = this.recorder.estimates;
-      return e.bandwidthSamples > 0 && e.bandwidthBitsPerSec !== null && e.bandwidthBitsPerSec > 0 ? e.bandwidthBitsPerSec : null;
-    };
+    // BW-x reads the project's own estimator, fed by every mode's transfers, less the audio that
+    // shares Sprint's connection (player/abr/bw-x-rule.ts).
+    const wireEstimate = (): number | null => videoEstimate(this.recorder.estimates);
     applyAbrPreset(this.dash, dashjs, config.abr, config.dashSettings, wireEstimate);
     // Every mode, every preset: a segment that cannot arrive is asked again lower (player/abr/rescue.ts).
     installRescue(this.dash, dashjs, this.recorder, log);

@@ -346,6 +346,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const ctx = this.ctx;
     if (!ctx || this.degraded !== null) return;
     this.degraded = reason;
+    // dash.js loads audio on its own connection from now on: the estimate is video's alone again.
+    ctx.stats.estimates.sharedAudioBitsPerSec = null;
     announceFallback(ctx, 'sprint', reason);
   }
 
@@ -799,6 +801,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (!inTrain) {
       // audio on the train's connection: the video request held for it may go now
       ctx.stats.count('sprint.audioOnTrain');
+      // Its bytes are in the connection's estimate: the ABR's video budget leaves its bitrate out.
+      if (fr.type === MEDIA_SEGMENT_TYPE && bitrate !== null && bitrate > 0) ctx.stats.estimates.sharedAudioBitsPerSec = bitrate;
       if (t.queue.some((e) => e !== entry && e.state === 'loading')) ctx.stats.count('sprint.audioPipelined');
       this.audioHoldSuspended = false;
       this.send(entry);

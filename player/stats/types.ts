@@ -209,6 +209,13 @@ export interface EstimateStats {
   outstandingWindow?: number | null;
   /** Sprint: how the train's requests travel (`extension`, `fetch`). */
   transport?: string | null;
+  /**
+   * Sprint: nominal bitrate of the audio riding the train's connection, bit/s
+   * (null or absent: audio on a connection of its own). Its bytes are in
+   * `bandwidthBitsPerSec`, the connection's rate (the chunk-size model's
+   * input); BW-x budgets video from that rate less this (player/abr/bw-x-rule.ts).
+   */
+  sharedAudioBitsPerSec?: number | null;
   /** Sprint: the lowest recent restart rate, bit/s — the first segment of a train after a pause; null before one, while the reserve assumes one initial window per round trip (src/train/restart-reserve.ts). */
   restartBitsPerSec?: number | null;
 }

@@ -19,6 +19,7 @@
  *     reason, and playback goes on.
  */
 import { startOrigin, type Origin } from '../../demo/server/origin';
+import { AUDIO } from '../../demo/content/recipe';
 import { buildArtifacts, launchExtBrowser, type Artifacts, type ExtBrowser } from './extension/support/ext-stack';
 import { ensureTestContent, mediaRecords, stats, switchVideoByHand, waitForPlayback, TEST_SET, type MediaRecord } from './support/playback';
 import type { Page } from 'puppeteer-core';
@@ -109,6 +110,8 @@ describe('sprint with the extension', () => {
       expect(audioMedia.length).toBeGreaterThan(0);
       expect(audioMedia.filter((r) => !videoConns.has(r.conn))).toEqual([]);
       expect(s2.counters['sprint.audioOnTrain'] ?? 0).toBeGreaterThan(0);
+      // ...so its bytes are in the connection's estimate: BW-x's video budget leaves its bitrate out.
+      expect(s2.estimates.sharedAudioBitsPerSec).toBe(AUDIO.bandwidth);
       // ...in presentation order with the video: every wait for audio ended with audio asking, none
       // lapsed (lapsing, video ran ahead and audio starved on the testbed; this fails on that version).
       expect(s2.counters['sprint.audioHoldTimeouts'] ?? 0).toBe(0);
@@ -167,6 +170,7 @@ describe('sprint with the extension', () => {
       const videoConns = new Set(video.map((r) => r.conn));
       expect(audio.filter((r) => videoConns.has(r.conn))).toEqual([]);
       expect(s.counters['sprint.audioOnTrain'] ?? 0).toBe(0);
+      expect(s.estimates.sharedAudioBitsPerSec ?? null).toBeNull();
     } finally {
       await browser.close();
       await origin.close();

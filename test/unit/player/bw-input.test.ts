@@ -5,7 +5,7 @@
 // segments, timed from the request to the last byte, small ones skipped by
 // src/estimators/bandwidth.ts).
 
-import { bwChoiceIndex, bwRuleFactory } from '../../../player/abr/bw-x-rule';
+import { bwChoiceIndex, bwRuleFactory, videoEstimate } from '../../../player/abr/bw-x-rule';
 import type { DashjsForRules, RulesContextLike, SwitchRequestLike } from '../../../player/abr/rule-types';
 import { feedDashLoad, stockWireSample } from '../../../player/estimates/dash-load-sample';
 import { BandwidthEstimator } from '../../../src/estimators/bandwidth';
@@ -62,6 +62,22 @@ describe('BW-x input', () => {
     expect(bwChoiceIndex(LADDER, 1.874e6, 80)).toBe(1);
     expect(bwChoiceIndex(LADDER, 0.1e6, 80)).toBe(0);
     expect(bwChoiceIndex(LADDER, null, 80)).toBe(0);
+  });
+
+  // Audio riding Sprint's connection is in the connection's rate; video has that less audio's bitrate.
+  it("budgets video from the wire estimate less the bitrate of audio sharing Sprint's connection", () => {
+    const e = { bandwidthBitsPerSec: 1.52e6, bandwidthSamples: 5 };
+    expect(videoEstimate(e)).toBe(1.52e6);
+    expect(videoEstimate({ ...e, sharedAudioBitsPerSec: null })).toBe(1.52e6);
+    expect(videoEstimate({ ...e, sharedAudioBitsPerSec: 128_000 })).toBe(1.52e6 - 128_000);
+    // The testbed's BW-100: the 1.5 Mbit/s rung on the whole connection's rate, 1.35 on video's.
+    const ladder = [0.3e6, 0.7e6, 0.85e6, 1e6, 1.1e6, 1.2e6, 1.35e6, 1.5e6, 3e6, 6e6];
+    expect(ladder[bwChoiceIndex(ladder, videoEstimate(e), 100)]).toBe(1.5e6);
+    expect(ladder[bwChoiceIndex(ladder, videoEstimate({ ...e, sharedAudioBitsPerSec: 128_000 }), 100)]).toBe(1.35e6);
+    // No trustworthy sample yet, or nothing left for video: no estimate (the lowest rung).
+    expect(videoEstimate({ ...e, bandwidthSamples: 0 })).toBeNull();
+    expect(videoEstimate({ ...e, bandwidthBitsPerSec: null })).toBeNull();
+    expect(videoEstimate({ ...e, sharedAudioBitsPerSec: 2e6 })).toBeNull();
   });
 });
 

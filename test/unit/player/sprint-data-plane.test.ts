@@ -218,10 +218,15 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
       load(audio);
       await video.ended;
       expect(declined.map((r) => r.customData.request?.mediaType)).toEqual(carried ? [] : ['audio']);
-      if (!carried) return;
+      if (!carried) {
+        expect(stats.estimates.sharedAudioBitsPerSec ?? null).toBeNull();
+        return;
+      }
       await audio.ended;
       expect(Buffer.from(audio.response.data as ArrayBuffer).equals(fx.video.subarray(SEGMENT, 2 * SEGMENT))).toBe(true);
       expect(stats.counters['sprint.audioOnTrain']).toBe(1);
+      // its bytes are in the connection's estimate: its bitrate is published for the ABR's video budget
+      expect(stats.estimates.sharedAudioBitsPerSec).toBe(1e6);
       // audio is on the wire beside the train, not part of its books
       expect(stats.trains.toArray()[0]).toMatchObject({ requests: 1 });
       // (each type is handed over in its own order: which of the two came first is the network's)
