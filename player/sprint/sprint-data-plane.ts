@@ -545,11 +545,6 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     return assumedRestartBitsPerSec(this.estimates.measuredRttSec());
   }
 
-  /** The lowest recent restart rate, else the assumed one (null: neither). */
-  private restartRateBitsPerSec(t: TypeState): number | null {
-    return t.restart.rateBitsPerSec() ?? this.assumedRestartBitsPerSec();
-  }
-
   /** A restart sample: the first media segment of a train after a pause, from its request to its last byte (src/train/restart-reserve.ts). */
   private recordRestart(t: TypeState, bytes: number, seconds: number): void {
     t.restart.record({ bytes, seconds });
@@ -642,7 +637,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const bitrate = t.lastBitrate;
     if (bitrate === null || !(bitrate > 0)) return NaN;
     const restarting = t.queue.some((e) => e.restartProbe && e.state === 'loading');
-    const rate = (restarting ? this.restartRateBitsPerSec(t) : null) ?? this.estimates.bandwidthBitsPerSec();
+    const rate = (restarting ? t.restart.rateBitsPerSec(this.assumedRestartBitsPerSec()) : null) ?? this.estimates.bandwidthBitsPerSec();
     return rate !== null && rate > 0 ? rate / bitrate : NaN;
   }
 

@@ -102,9 +102,12 @@ export class RestartReserve {
     if (this.samples.length > RESTART_SAMPLES) this.samples.shift();
   }
 
-  /** The lowest restart rate of the recent samples, bit/s (null: none yet). */
-  rateBitsPerSec(): number | null {
-    if (this.samples.length === 0) return null;
+  /**
+   * The lowest restart rate of the recent samples, bit/s; before any sample,
+   * `assumedBitsPerSec` when it is a rate (null: neither).
+   */
+  rateBitsPerSec(assumedBitsPerSec: number | null = null): number | null {
+    if (this.samples.length === 0) return assumedBitsPerSec !== null && assumedBitsPerSec > 0 ? assumedBitsPerSec : null;
     return Math.min(...this.samples.map((s) => (s.bytes * 8) / s.seconds));
   }
 
@@ -114,8 +117,7 @@ export class RestartReserve {
    * RESTART_TIME_SHARE. 0 without a rate or a segment size.
    */
   reserveSec(nextSegmentBits: number, timeoutSec = Infinity, assumedBitsPerSec: number | null = null): number {
-    const assumed = assumedBitsPerSec !== null && assumedBitsPerSec > 0 ? assumedBitsPerSec : null;
-    const rate = this.rateBitsPerSec() ?? assumed;
+    const rate = this.rateBitsPerSec(assumedBitsPerSec);
     if (rate === null || !(nextSegmentBits > 0)) return 0;
     const cap = timeoutSec > 0 ? timeoutSec : Infinity;
     return Math.min(nextSegmentBits / rate, cap) / RESTART_TIME_SHARE;

@@ -60,10 +60,13 @@ describe('RestartReserve', () => {
     // The testbed's 1.2 Mbit/s × 4 s segment: past the 20 s request limit at 0.19 Mbit/s, so the cap.
     expect(r.reserveSec(1_200_000 * 4, 20, assumed)).toBeCloseTo(20 / RESTART_TIME_SHARE, 6);
     expect(r.reserveSec(1_200_000 * 4, 20, null)).toBe(0);
+    expect(r.rateBitsPerSec(assumed)).toBe(assumed);
+    expect(r.rateBitsPerSec(0)).toBeNull();
     expect(r.reserveSec(1_200_000 * 4, 20, 0)).toBe(0);
     // The first restart measured: 603 KB in 17.0 s (0.28 Mbit/s).
     r.record({ bytes: 603_000, seconds: 17 });
     expect(r.rateBitsPerSec()).toBeCloseTo((603_000 * 8) / 17, 6);
+    expect(r.rateBitsPerSec(assumed)).toBeCloseTo((603_000 * 8) / 17, 6);
     expect(r.reserveSec(1_200_000 * 4, 20, assumed)).toBeCloseTo((1_200_000 * 4) / ((603_000 * 8) / 17) / RESTART_TIME_SHARE, 6);
     // A sample faster than the assumption is a measurement, and it wins.
     const fast = new RestartReserve();
