@@ -24,6 +24,7 @@ export const METRICS = [
   'bitrateBps',
   'bitratePercentOfFairShare',
   'percentOfPaperExpected',
+  'percentOfVideoExpected',
   'ladderExpectedPercent',
   'percentOfLadderExpected',
   'rebufferCount',
@@ -136,7 +137,7 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
   /** Mean over the bulk flows of one of their TCP figures (flows without it left out). */
   const bulkMean = (pick: (t: TcpFigures) => number | null | undefined): number | null =>
     mean(bulkTcp.map(pick).filter((v): v is number => v != null));
-  const expected = expectedShare(player?.abr, run.fairShareBitsPerSec, run.videoLadderBps ?? []);
+  const expected = expectedShare(player?.abr, run.fairShareBitsPerSec, run.videoLadderBps ?? [], run.audioBps ?? 0);
   const videoOnly = flow?.videoOnlyPercentOfFairShare ?? null;
   return {
     percentOfFairShare: flow ? flow.percentOfFairShare : null,
@@ -146,6 +147,7 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
     bitratePercentOfFairShare:
       player?.bitrateMedianBps != null && run.fairShareBitsPerSec ? (100 * player.bitrateMedianBps) / run.fairShareBitsPerSec : null,
     percentOfPaperExpected: expected && videoOnly !== null ? (100 * videoOnly) / expected.paperPercent : null,
+    percentOfVideoExpected: expected && videoOnly !== null && expected.videoPercent > 0 ? (100 * videoOnly) / expected.videoPercent : null,
     ladderExpectedPercent: expected ? expected.ladderPercent : null,
     percentOfLadderExpected: expected && videoOnly !== null ? (100 * videoOnly) / expected.ladderPercent : null,
     rebufferCount: player?.rebufferCount ?? null,

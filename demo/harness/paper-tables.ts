@@ -489,7 +489,7 @@ function stallsText(m: Cell['metrics']): string {
   return maxS >= 0.05 ? `${count} (≤ ${maxS >= 10 ? maxS.toFixed(0) : maxS.toFixed(1)} s)` : count;
 }
 
-/** Paper Fig. 11: BW-x players' video bytes as % of the expected share, the paper's / the ladder's. */
+/** Paper Fig. 11: BW-x players' video bytes as % of the expected share, the paper's / video's / the ladder's (expected-share.ts). */
 export function fig11Table(folders: readonly FolderData[]): string[] {
   const agg = pool('fig11', folders);
   const keys = [...new Set(agg.cells.map((c) => c.conditionKey))];
@@ -505,13 +505,13 @@ export function fig11Table(folders: readonly FolderData[]): string[] {
     ...kinds.map((k) => {
       const m = cellOf(agg, key, k.label(x))?.metrics;
       if (!m?.percentOfPaperExpected) return '–';
-      const text = `${cellText(m.percentOfPaperExpected, 1)} / ${cellText(m.percentOfLadderExpected, 1)} (${m.percentOfPaperExpected.n}); ${rangeText(m.bitrateBps, 2, 1e-6)} Mbit/s; stalls ${stallsText(m)}`;
+      const text = `${cellText(m.percentOfPaperExpected, 1)} / ${cellText(m.percentOfVideoExpected, 1)} / ${cellText(m.percentOfLadderExpected, 1)} (${m.percentOfPaperExpected.n}); ${rangeText(m.bitrateBps, 2, 1e-6)} Mbit/s; stalls ${stallsText(m)}`;
       return bold(text, k.sprint && outsideBand(m.percentOfLadderExpected));
     }),
   ]);
   const where = agg.conditions[0];
   return [
-    `${where ? `${rateLabel(where.rateBitsPerSec)} × ${bytesLabel(where.queueBytes)}: ` : ''}video bytes as % of the expected share, the paper's (min(100 %, x) of the fair share) / the ladder's (the highest rung at or under it), median [min–max] (runs); median video bitrate in the window; stalls in the window. Sprint cells outside 97–105 % of the ladder's expectation in bold:`,
+    `${where ? `${rateLabel(where.rateBitsPerSec)} × ${bytesLabel(where.queueBytes)}: ` : ''}video bytes as % of the expected share, the paper's (min(100 %, x) of the fair share; the paper's player was video only) / video's (min(100 %, x) of the fair share less the audio's nominal bitrate) / the ladder's (the highest rung at or under the paper's), median [min–max] (runs); median video bitrate in the window; stalls in the window. Sprint cells outside 97–105 % of the ladder's expectation in bold:`,
     '',
     ...table(['x', ...kinds.map((k) => k.name)], rows),
     '',

@@ -134,13 +134,13 @@ export function summaryTables(agg: Aggregate): TableModel[] {
     if (bw.length > 0) {
       tables.push({
         id: 'expected-share',
-        title: "BW-x players: video bytes as % of the expected fair share (paper Fig. 11): paper's / ladder's",
-        note: "Paper's: against min(100 %, x) of the fair share. Ladder's: against the highest rung of the content's ladder at or under that (its % of the fair share in brackets) — what a BW-x player whose estimate is the true fair share plays, and so downloads once its buffer is full. A continuous ladder makes the two equal; a coarse one caps the paper's figure whatever the data plane does.",
+        title: "BW-x players: video bytes as % of the expected fair share (paper Fig. 11): paper's / video's / ladder's",
+        note: "Paper's: against min(100 %, x) of the fair share (the paper's player was video only). Video's: against min(100 %, x) of the fair share less the audio's nominal bitrate, the share the player's BW-x rule asks video to fill. Ladder's: against the highest rung of the content's ladder at or under the paper's (its % of the fair share in brackets) — what a BW-x player whose estimate is the true fair share plays, and so downloads once its buffer is full. A continuous ladder makes the paper's and the ladder's equal; a coarse one caps the paper's figure whatever the data plane does.",
         blocks: perRate(
           agg,
           bw,
           (c) =>
-            `${cellText(c?.metrics.percentOfPaperExpected, 1)} / ${cellText(c?.metrics.percentOfLadderExpected, 1)} (rung ${cellText(c?.metrics.ladderExpectedPercent, 1)} %)`,
+            `${cellText(c?.metrics.percentOfPaperExpected, 1)} / ${cellText(c?.metrics.percentOfVideoExpected, 1)} / ${cellText(c?.metrics.percentOfLadderExpected, 1)} (rung ${cellText(c?.metrics.ladderExpectedPercent, 1)} %)`,
         ),
       });
     }

@@ -19,7 +19,7 @@ import { lateStartWarnings } from './start-order';
 import { bulkFailureWarnings } from './bulk-failures';
 import { defaultMediaRoot, contentDir, CONTENT_FILE } from '../content/generate';
 import type { ContentInfo } from '../content/content-info';
-import { setRecipe } from '../content/recipe';
+import { AUDIO, setRecipe } from '../content/recipe';
 import { MediaKind, mediaFiles, mediaRates } from './media-split';
 import { FlowSpec } from './plan';
 import { fallbackOf, PlayerLine, PlayerSummary, summarizePlayer } from './player-summary';
@@ -100,6 +100,13 @@ export interface RunSummary {
   readonly fairShareBitsPerSec: number | null;
   /** Nominal bitrates of the content set's video ladder (demo/content/recipe.ts), for BW-x's expected share (expected-share.ts). */
   readonly videoLadderBps?: readonly number[];
+  /**
+   * Nominal bitrate of the content's audio (every set carries the one track
+   * of demo/content/recipe.ts), bit/s: the part of a player's fair share
+   * that is not video's (expected-share.ts). Absent in summaries built
+   * before it was recorded, which read as a video-only player.
+   */
+  readonly audioBps?: number;
   /** Total ÷ bottleneck rate. */
   readonly utilization: number | null;
   readonly flows: readonly FlowResult[];
@@ -492,6 +499,7 @@ export function summarizeRun(data: RunData): RunSummary {
     totalBitsPerSec: total,
     fairShareBitsPerSec: fair,
     videoLadderBps: setRecipe(record.settings.contentSet).ladder.map((r) => r.bandwidth),
+    audioBps: AUDIO.bandwidth,
     utilization: total === null ? null : total / record.spec.condition.rateBitsPerSec,
     flows,
     unfairnessAll: flows.length >= 2 ? unfairness(flows.map((f) => f.bitsPerSec)) : null,

@@ -1,14 +1,15 @@
 // Unit tests of a BW-x player's expected fair share (paper §V-C, Fig. 11;
 // demo/harness/expected-share.ts) and of the report table built on it: the
-// paper's min(100 %, x), the ladder's highest rung at or under it, and a run
-// summary's video bytes measured against both.
+// paper's min(100 %, x), video's (the same of the fair share less the audio's
+// bitrate), the ladder's highest rung at or under the paper's, and a run
+// summary's video bytes measured against all three.
 
 import { aggregate, cellOf } from '../../../demo/harness/aggregate';
 import { expectedShare } from '../../../demo/harness/expected-share';
 import { bwPercentOf } from '../../../src/abr/bw-preset';
 import { summaryTables } from '../../../demo/harness/report-tables';
 import { summarizeRun } from '../../../demo/harness/run-summary';
-import { VIDEO_LADDER } from '../../../demo/content/recipe';
+import { AUDIO, VIDEO_LADDER } from '../../../demo/content/recipe';
 import { runData, testPlan } from './fixtures';
 
 const DEMO = VIDEO_LADDER.map((r) => r.bandwidth);
@@ -36,6 +37,22 @@ describe('expected share of a BW-x player', () => {
     expect(over.ladderRungBps).toBe(1_500_000);
   });
 
+  it("takes the audio's bitrate off the fair share for video's figure, and leaves the paper's and the ladder's as they were", () => {
+    // The 3 Mbit/s testbed: 1.43 Mbit/s fair share, 0.128 Mbit/s of audio; BW-80 leaves video 0.8 × 1.302 Mbit/s.
+    const e = expectedShare('bw-80', 1.43e6, DEMO, 128_000)!;
+    expect(e.paperPercent).toBe(80);
+    expect(e.videoPercent).toBeCloseTo((100 * 0.8 * 1.302e6) / 1.43e6, 6);
+    expect(e.ladderRungBps).toBe(expectedShare('bw-80', 1.43e6, DEMO)!.ladderRungBps);
+    // Above 100 % video's figure is the whole fair share less the audio.
+    expect(expectedShare('bw-120', 1.43e6, DEMO, 128_000)!.videoPercent).toBeCloseTo((100 * 1.302e6) / 1.43e6, 6);
+    // A video-only player (no audio given): video's figure is the paper's.
+    expect(expectedShare('bw-50', 1.43e6, DEMO)!.videoPercent).toBe(50);
+    // Audio that takes the whole share leaves video nothing; a negative or non-finite bitrate is an error.
+    expect(expectedShare('bw-80', 1e5, DEMO, 128_000)!.videoPercent).toBe(0);
+    expect(() => expectedShare('bw-80', 1.43e6, DEMO, -1)).toThrow(RangeError);
+    expect(() => expectedShare('bw-80', 1.43e6, DEMO, Number.NaN)).toThrow(RangeError);
+  });
+
   it('falls back to the lowest rung when none fits, and says nothing for other ABRs or without a fair share', () => {
     expect(expectedShare('bw-50', 0.4e6, DEMO)!.ladderRungBps).toBe(300_000);
     expect(expectedShare('buffer', 1.5e6, DEMO)).toBeNull();
@@ -59,17 +76,26 @@ describe('expected share in the summary and the report', () => {
     return summarizeRun({ ...data, origins: { '8001': log }, mediaFiles: new Map([['rep-1.mp4', 'video' as const]]) });
   }
 
-  it("measures the video bytes against the paper's and the ladder's expectation", () => {
+  it("measures the video bytes against the paper's, video's and the ladder's expectation", () => {
     const s = summaryWithVideo(4_000_000, 'bw-80');
     expect(s.videoLadderBps).toEqual(DEMO);
+    expect(s.audioBps).toBe(AUDIO.bandwidth);
     const agg = aggregate([s]);
     const cell = cellOf(agg, '3mbit-256kb', 'sprint/bw-80')!;
     const videoOnly = s.flows.find((f) => f.role === 'player')!.videoOnlyPercentOfFairShare!;
-    const e = expectedShare('bw-80', s.fairShareBitsPerSec, DEMO)!;
+    const e = expectedShare('bw-80', s.fairShareBitsPerSec, DEMO, AUDIO.bandwidth)!;
+    expect(e.videoPercent).toBeLessThan(80);
     expect(cell.metrics.percentOfPaperExpected!.median).toBeCloseTo((100 * videoOnly) / 80, 6);
+    expect(cell.metrics.percentOfVideoExpected!.median).toBeCloseTo((100 * videoOnly) / e.videoPercent, 6);
     expect(cell.metrics.percentOfLadderExpected!.median).toBeCloseTo((100 * videoOnly) / e.ladderPercent, 6);
     const table = summaryTables(agg).find((t) => t.id === 'expected-share')!;
-    expect(table.blocks[0]!.rows[0]!.cells[1]).toMatch(/^\d+\.\d \/ \d+\.\d \(rung \d+\.\d %\)$/);
+    expect(table.blocks[0]!.rows[0]!.cells[1]).toMatch(/^\d+\.\d \/ \d+\.\d \/ \d+\.\d \(rung \d+\.\d %\)$/);
+  });
+
+  it("reads a summary written before the audio was recorded as a video-only player's", () => {
+    const { audioBps: _audio, ...old } = summaryWithVideo(4_000_000, 'bw-80');
+    const cell = cellOf(aggregate([old]), '3mbit-256kb', 'sprint/bw-80')!;
+    expect(cell.metrics.percentOfVideoExpected!.median).toBeCloseTo(cell.metrics.percentOfPaperExpected!.median, 9);
   });
 
   it('has no expected-share table when no player runs a BW-x rule', () => {
