@@ -17,9 +17,8 @@ import type { FlowRecord } from '../testbed/flow-log';
 import { PRIMER_PORT } from './primer';
 import { lateStartWarnings } from './start-order';
 import { bulkFailureWarnings } from './bulk-failures';
-import { defaultMediaRoot, contentDir, CONTENT_FILE } from '../content/generate';
-import type { ContentInfo } from '../content/content-info';
-import { AUDIO, setRecipe } from '../content/recipe';
+import { AUDIO } from '../content/recipe';
+import { isContentOfRun, readContentInfoSync, runLadderBps } from './run-content';
 import { MediaKind, mediaFiles, mediaRates } from './media-split';
 import { FlowSpec } from './plan';
 import { fallbackOf, PlayerLine, PlayerSummary, summarizePlayer } from './player-summary';
@@ -98,7 +97,7 @@ export interface RunSummary {
   readonly windowProblem: string | null;
   readonly totalBitsPerSec: number | null;
   readonly fairShareBitsPerSec: number | null;
-  /** Nominal bitrates of the content set's video ladder (demo/content/recipe.ts), for BW-x's expected share (expected-share.ts). */
+  /** Nominal bitrates of the video ladder the run played (run-content.ts), for BW-x's expected share (expected-share.ts). */
   readonly videoLadderBps?: readonly number[];
   /**
    * Nominal bitrate of the content's audio (every set carries the one track
@@ -150,16 +149,24 @@ export interface RunData {
   readonly bulks?: Readonly<Record<string, readonly FlowRecord[]>>;
   /** File name → media type of the run's content set, or null if its content.json is gone. */
   readonly mediaFiles?: ReadonlyMap<string, MediaKind> | null;
+  /** Why mediaFiles is null although the set is on this machine (it is not the content the run played). */
+  readonly mediaFilesProblem?: string | null;
 }
 
-/** The media types of the content set's files (null when the set is not on this machine). */
-function loadMediaFiles(set: string): ReadonlyMap<string, MediaKind> | null {
-  try {
-    const info = JSON.parse(readFileSync(path.join(contentDir(set, defaultMediaRoot()), CONTENT_FILE), 'utf8')) as ContentInfo;
-    return mediaFiles(info);
-  } catch {
-    return null;
-  }
+/**
+ * The media types of the files of the content the run played (null when the
+ * set is not on this machine, or is no longer what the run played: then a
+ * problem says so).
+ */
+function loadMediaFiles(record: RunRecord): { files: ReadonlyMap<string, MediaKind> | null; problem: string | null } {
+  const info = readContentInfoSync(record.settings.contentSet);
+  if (!info) return { files: null, problem: null };
+  if (!isContentOfRun(record.content, info))
+    return {
+      files: null,
+      problem: `content set "${record.settings.contentSet}" on this machine was made by recipe ${info.recipe}, the run played ${record.content?.recipe}: its audio and video bytes are not told apart`,
+    };
+  return { files: mediaFiles(info), problem: null };
 }
 
 /** Reads a run directory's raw files. */
@@ -183,6 +190,7 @@ export function loadRunData(runDir: string): RunData {
     players[f.id] = opt(`player-${f.port}.jsonl`, (p) => readJsonl<PlayerLine>(p), []);
     origins[f.id] = opt(`origin-${f.port}.log`, (p) => readJsonl<Record<string, unknown>>(p), []);
   }
+  const media = loadMediaFiles(record);
   return {
     record,
     wire: opt('wire.jsonl', (p) => readWireSeries(p, 'bytes'), { t0S: 0, binS: 0.1, bytes: {} } as FlowSeries),
@@ -191,7 +199,8 @@ export function loadRunData(runDir: string): RunData {
     qdisc: opt('qdisc.jsonl', (p) => readJsonl<Record<string, unknown>>(p).filter((r) => r['kind'] === 'qdisc'), []),
     origins,
     bulks,
-    mediaFiles: loadMediaFiles(record.settings.contentSet),
+    mediaFiles: media.files,
+    mediaFilesProblem: media.problem,
   };
 }
 
@@ -394,6 +403,7 @@ export function summarizeRun(data: RunData): RunSummary {
   const series = withAllFlows(data.wire, ids);
   const { window, problem } = runWindow(record, data.wire);
   const warnings = [...record.warnings];
+  if (data.mediaFilesProblem) warnings.push(data.mediaFilesProblem);
   const overload = overloadWarning(record.host);
   if (overload) warnings.push(overload);
   const primerLeft = primerWarning(record, data.wire, window, data.qdisc);
@@ -498,7 +508,7 @@ export function summarizeRun(data: RunData): RunSummary {
     windowProblem: problem,
     totalBitsPerSec: total,
     fairShareBitsPerSec: fair,
-    videoLadderBps: setRecipe(record.settings.contentSet).ladder.map((r) => r.bandwidth),
+    videoLadderBps: runLadderBps(record),
     audioBps: AUDIO.bandwidth,
     utilization: total === null ? null : total / record.spec.condition.rateBitsPerSec,
     flows,

@@ -56,6 +56,7 @@ import { PRIMER_PORT, primerLatestStopOffsetS, primerPlaybackDecision, PrimerSto
 import { PhaseName } from './schedule';
 import { RunAborted, sleepUntil } from './sleep-until';
 import { TeardownStack } from './teardown';
+import { currentContent, type RunContent } from './run-content';
 
 export { RunAborted } from './sleep-until';
 
@@ -143,6 +144,8 @@ export interface RunRecord {
   readonly pageQuery: string;
   /** The machine and source the run was measured with (host-info.ts): load average at start and end, cores, kernel, commit. */
   readonly host: HostRecord;
+  /** The content the players played (run-content.ts): null when the set was not readable; absent in runs recorded before it was kept. */
+  readonly content?: RunContent | null;
   /** Runs the harness made at once with this one (`--parallel`); absent = 1. */
   readonly concurrentRuns?: number;
   readonly warnings: readonly string[];
@@ -661,6 +664,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
       dirty: source.dirty,
       build,
     },
+    content: currentContent(settings.contentSet),
     ...((options.concurrentRuns ?? 1) > 1 ? { concurrentRuns: options.concurrentRuns } : {}),
     warnings,
   };

@@ -185,3 +185,25 @@ describe('the bwx content set', () => {
     expect(r.defaultDurationSec).toBe(600);
   });
 });
+
+describe('the bwx2 content set', () => {
+  const r = setRecipe('bwx2');
+  const rates = r.ladder.map((x) => x.bandwidth);
+
+  it("keeps bwx's rungs and fills 0.3-1.5 Mbit/s in steps of at most 0.15 Mbit/s", () => {
+    for (const rung of setRecipe('bwx').ladder) expect(rates).toContain(rung.bandwidth);
+    expect([...rates].sort((a, b) => a - b)).toEqual(rates);
+    const mid = rates.filter((b) => b >= 300_000 && b <= 1_500_000);
+    for (let i = 1; i < mid.length; i++) expect(mid[i]! - mid[i - 1]!).toBeLessThanOrEqual(150_000);
+    for (let i = 1; i < r.ladder.length; i++) expect(r.ladder[i]!.width).toBeGreaterThanOrEqual(r.ladder[i - 1]!.width);
+    expect(r.defaultDurationSec).toBe(600);
+  });
+
+  it("gives BW-50 a rung above the bottom one at video's budget on the 3 Mbit/s testbed", () => {
+    // 50 % of the 1.43 Mbit/s fair share measured there less audio's 0.128: 0.65 Mbit/s.
+    const budget = 0.5 * (1_430_000 - 128_000);
+    const under = (ladder: number[]) => Math.max(...ladder.filter((b) => b <= budget));
+    expect(under(setRecipe('bwx').ladder.map((x) => x.bandwidth))).toBe(300_000);
+    expect(under(rates)).toBe(600_000);
+  });
+});
