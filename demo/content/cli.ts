@@ -25,7 +25,7 @@ by the current recipe (then: nothing to do). Progress goes to stderr.
                       bwx = ${DEFAULT_DURATION_SEC.bwx} s: ${BWX_LADDER.length} rungs, the demo ladder plus 0.85..1.35 Mbit/s (BW-x
                       at a 1.5 Mbit/s fair share, paper Fig. 11)
                       bwx2 = ${DEFAULT_DURATION_SEC.bwx2} s: ${BWX2_LADDER.length} rungs, bwx plus 0.45 and 0.6 Mbit/s (steps of
-                      at most 0.15 Mbit/s from 0.3 to 1.5 Mbit/s: BW-50 too)
+                      at most 0.15 Mbit/s from 0.3 to 1.5 Mbit/s: BW-50 too; the paper's 25-minute Fig. 11 runs)
   --duration SEC    length in seconds (default per set)
   --media DIR       folder holding the sets (default: <repository>/demo/media)
   --force           regenerate even if present

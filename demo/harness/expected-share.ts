@@ -10,17 +10,20 @@
 //   the other modes video's own connection measures what audio leaves it.
 //   Equal to the paper's for a video-only player (or a summary that does not
 //   record the audio).
-// - the ladder's: with a discrete bitrate ladder a player that plays what it
-//   downloads cannot take that much for long: in the paused regime its
-//   long-run throughput is its rung's bitrate, and BW-x picks the highest
-//   rung at or under x % of its estimate. So: the highest rung at or under
-//   the paper's figure (the lowest rung when none is). A player whose
-//   estimate is the true fair share reaches 100 % of it; one whose estimate
-//   is lower (stock's downward spiral) falls short of it. It stays on the
-//   paper's figure, not video's, so every committed summary keeps the rung
-//   it was read against; where audio's bitrate puts video's share under
-//   that rung (the 3 Mbit/s testbed's x = 100 %: 1.30 Mbit/s against the
-//   1.35 rung), the README names the rung below.
+// - the ladder's: what a BW-x player whose estimate is the true fair share
+//   sustains on a discrete ladder. Its rule picks the highest rung at or
+//   under x % of video's share (the fair share less the audio: the budget
+//   player/abr/bw-x-rule.ts computes), the lowest rung when none is. A
+//   player that plays what it downloads cannot take more than that rung
+//   for long where the rung is under video's share: the buffer fills and
+//   downloading pauses, so its long-run throughput is the rung's bitrate.
+//   Where the rung is above video's share (x > 100 %) the buffer never
+//   fills and the expectation is video's share. A player whose estimate is
+//   lower (stock's downward spiral) falls short of it; one that downloads
+//   far ahead of its playback (a minimum train of minutes of media) reads
+//   above it inside a 5-minute window. (Taken under the paper's figure, it
+//   would name rungs BW-x cannot choose: 0.7 Mbit/s at x = 50 % of the
+//   3 Mbit/s testbed's 1.43 Mbit/s share, where video's budget is 0.65.)
 // Pure.
 
 import { bwPercentOf } from '../../src/abr/bw-preset';
@@ -32,7 +35,7 @@ export interface ExpectedShare {
   readonly videoPercent: number;
   /** The ladder's rung the rule settles on when its estimate is the fair share, bit/s. */
   readonly ladderRungBps: number;
-  /** That rung as % of the fair share. */
+  /** The ladder's expectation, % of the fair share: that rung, or video's share where the rung is above it. */
   readonly ladderPercent: number;
 }
 
@@ -51,14 +54,15 @@ export function expectedShare(
   if (x === null || !(fairShareBps !== null && fairShareBps > 0) || ladderBps.length === 0) return null;
   if (!(Number.isFinite(audioBps) && audioBps >= 0)) throw new RangeError(`audio bitrate must be a finite number >= 0, got ${audioBps}`);
   const paperPercent = Math.min(100, x);
-  const cap = (paperPercent / 100) * fairShareBps;
+  const videoShareBps = Math.max(0, fairShareBps - audioBps);
+  const budget = (x / 100) * videoShareBps;
   const sorted = [...ladderBps].sort((a, b) => a - b);
-  const under = sorted.filter((b) => b <= cap);
+  const under = sorted.filter((b) => b <= budget);
   const ladderRungBps = under.length > 0 ? (under[under.length - 1] as number) : (sorted[0] as number);
   return {
     paperPercent,
-    videoPercent: paperPercent * (Math.max(0, fairShareBps - audioBps) / fairShareBps),
+    videoPercent: paperPercent * (videoShareBps / fairShareBps),
     ladderRungBps,
-    ladderPercent: (100 * ladderRungBps) / fairShareBps,
+    ladderPercent: (100 * Math.min(ladderRungBps, videoShareBps)) / fairShareBps,
   };
 }

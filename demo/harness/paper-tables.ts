@@ -28,7 +28,11 @@ import { conditionKey, isPairVariant } from './plan';
 import { formatSchedule } from './schedule';
 import type { RunSummary } from './run-summary';
 
-export const FIGURES = ['fig6', 'table1', 'fig11', 'competitors'] as const;
+/**
+ * The figures paper.json may feed. `fig11bwx2` is Fig. 11 on the `bwx2` ladder (demo/content/recipe.ts),
+ * a table of its own: a figure pools only folders made alike, and the content set is one of the settings.
+ */
+export const FIGURES = ['fig6', 'table1', 'fig11', 'fig11bwx2', 'competitors'] as const;
 export type FigureId = (typeof FIGURES)[number];
 
 /**
@@ -490,10 +494,10 @@ function stallsText(m: Cell['metrics']): string {
 }
 
 /** Paper Fig. 11: BW-x players' video bytes as % of the expected share, the paper's / video's / the ladder's (expected-share.ts). */
-export function fig11Table(folders: readonly FolderData[]): string[] {
-  const agg = pool('fig11', folders);
+export function fig11Table(folders: readonly FolderData[], figure: FigureId = 'fig11'): string[] {
+  const agg = pool(figure, folders);
   const keys = [...new Set(agg.cells.map((c) => c.conditionKey))];
-  if (keys.length > 1) throw new Error(`fig11: runs at ${keys.join(', ')}; the figure is one condition`);
+  if (keys.length > 1) throw new Error(`${figure}: runs at ${keys.join(', ')}; the figure is one condition`);
   const key = keys[0] ?? '';
   const kinds: Array<{ name: string; label: (x: number) => string; sprint: boolean }> = [
     { name: 'stock', label: (x) => `stock/bw-${x}`, sprint: false },
@@ -511,7 +515,7 @@ export function fig11Table(folders: readonly FolderData[]): string[] {
   ]);
   const where = agg.conditions[0];
   return [
-    `${where ? `${rateLabel(where.rateBitsPerSec)} × ${bytesLabel(where.queueBytes)}: ` : ''}video bytes as % of the expected share, the paper's (min(100 %, x) of the fair share; the paper's player was video only) / video's (min(100 %, x) of the fair share less the audio's nominal bitrate) / the ladder's (the highest rung at or under the paper's), median [min–max] (runs); median video bitrate in the window; stalls in the window. Sprint cells outside 97–105 % of the ladder's expectation in bold:`,
+    `${where ? `${rateLabel(where.rateBitsPerSec)} × ${bytesLabel(where.queueBytes)}: ` : ''}video bytes as % of the expected share, the paper's (min(100 %, x) of the fair share; the paper's player was video only) / video's (min(100 %, x) of the fair share less the audio's nominal bitrate) / the ladder's (the highest rung at or under x % of video's share, or video's share where that rung is above it), median [min–max] (runs); median video bitrate in the window; stalls in the window. Sprint cells outside 97–105 % of the ladder's expectation in bold:`,
     '',
     ...table(['x', ...kinds.map((k) => k.name)], rows),
     '',
@@ -548,7 +552,8 @@ export function competitorsTable(folders: readonly FolderData[]): string[] {
 const RENDER: Record<FigureId, (folders: readonly FolderData[]) => string[]> = {
   fig6: fig6Table,
   table1: table1Table,
-  fig11: fig11Table,
+  fig11: (folders) => fig11Table(folders, 'fig11'),
+  fig11bwx2: (folders) => fig11Table(folders, 'fig11bwx2'),
   competitors: competitorsTable,
 };
 

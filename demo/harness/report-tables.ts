@@ -135,7 +135,7 @@ export function summaryTables(agg: Aggregate): TableModel[] {
       tables.push({
         id: 'expected-share',
         title: "BW-x players: video bytes as % of the expected fair share (paper Fig. 11): paper's / video's / ladder's",
-        note: "Paper's: against min(100 %, x) of the fair share (the paper's player was video only). Video's: against min(100 %, x) of the fair share less the audio's nominal bitrate, the share the player's BW-x rule asks video to fill. Ladder's: against the highest rung of the content's ladder at or under the paper's (its % of the fair share in brackets) — what a BW-x player whose estimate is the true fair share plays, and so downloads once its buffer is full. A continuous ladder makes the paper's and the ladder's equal; a coarse one caps the paper's figure whatever the data plane does.",
+        note: "Paper's: against min(100 %, x) of the fair share (the paper's player was video only). Video's: against min(100 %, x) of the fair share less the audio's nominal bitrate, the share the player's BW-x rule asks video to fill. Ladder's: against what a BW-x player whose estimate is the true fair share sustains on the content's ladder (its % of the fair share in brackets): the highest rung at or under x % of video's share, which it downloads once its buffer is full, or video's share where that rung is above it (the buffer never fills). A continuous ladder makes video's and the ladder's equal below 100 %; a coarse one caps the paper's figure whatever the data plane does.",
         blocks: perRate(
           agg,
           bw,

@@ -33,19 +33,23 @@ export function describeContent(info: Pick<ContentInfo, 'set' | 'recipe' | 'layo
   return { set: info.set, recipe: info.recipe, videoLadderBps };
 }
 
-/** The set's content.json on this machine, or null when it is missing or unreadable. */
-export function readContentInfoSync(set: string, mediaRoot: string = defaultMediaRoot()): ContentInfo | null {
+/** The set's content.json on this machine (`mediaRoot`: demo/media), or null when it is missing or unreadable. */
+export function readContentInfoSync(set: string, mediaRoot?: string): ContentInfo | null {
   try {
-    return JSON.parse(readFileSync(path.join(contentDir(set, mediaRoot), CONTENT_FILE), 'utf8')) as ContentInfo;
+    return JSON.parse(readFileSync(path.join(contentDir(set, mediaRoot ?? defaultMediaRoot()), CONTENT_FILE), 'utf8')) as ContentInfo;
   } catch {
     return null;
   }
 }
 
-/** The content description of a set on this machine (null when the set is not there). */
+/** The content description of a set on this machine (null when the set is not there or its content.json is not one). */
 export function currentContent(set: string, mediaRoot?: string): RunContent | null {
   const info = readContentInfoSync(set, mediaRoot);
-  return info ? describeContent(info) : null;
+  try {
+    return info ? describeContent(info) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The video ladder a run played: its record's, else (older runs) its set's recipe's. */

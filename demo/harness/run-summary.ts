@@ -156,17 +156,24 @@ export interface RunData {
 /**
  * The media types of the files of the content the run played (null when the
  * set is not on this machine, or is no longer what the run played: then a
- * problem says so).
+ * problem says so). `mediaRoot`: the folder holding the sets (demo/media).
  */
-function loadMediaFiles(record: RunRecord): { files: ReadonlyMap<string, MediaKind> | null; problem: string | null } {
-  const info = readContentInfoSync(record.settings.contentSet);
+export function loadMediaFiles(
+  record: Pick<RunRecord, 'settings' | 'content'>,
+  mediaRoot?: string,
+): { files: ReadonlyMap<string, MediaKind> | null; problem: string | null } {
+  const info = readContentInfoSync(record.settings.contentSet, mediaRoot);
   if (!info) return { files: null, problem: null };
   if (!isContentOfRun(record.content, info))
     return {
       files: null,
       problem: `content set "${record.settings.contentSet}" on this machine was made by recipe ${info.recipe}, the run played ${record.content?.recipe}: its audio and video bytes are not told apart`,
     };
-  return { files: mediaFiles(info), problem: null };
+  try {
+    return { files: mediaFiles(info), problem: null };
+  } catch {
+    return { files: null, problem: null };
+  }
 }
 
 /** Reads a run directory's raw files. */

@@ -19,6 +19,7 @@ import {
   EVAL_MIN_DURATION_SEC,
   FRAME_RATE,
   SEGMENT_DURATION_SEC,
+  BWX2_MIN_DURATION_SEC,
   setRecipe,
   VIDEO_LADDER,
   X264,
@@ -190,13 +191,22 @@ describe('the bwx2 content set', () => {
   const r = setRecipe('bwx2');
   const rates = r.ladder.map((x) => x.bandwidth);
 
+  it('leaves bwx as the committed runs played it', () => {
+    const bwx = [300e3, 700e3, 850e3, 1e6, 1.1e6, 1.2e6, 1.35e6, 1.5e6, 3e6, 6e6];
+    expect(setRecipe('bwx').ladder.map((x) => x.bandwidth)).toEqual(bwx);
+  });
+
   it("keeps bwx's rungs and fills 0.3-1.5 Mbit/s in steps of at most 0.15 Mbit/s", () => {
     for (const rung of setRecipe('bwx').ladder) expect(rates).toContain(rung.bandwidth);
     expect([...rates].sort((a, b) => a - b)).toEqual(rates);
     const mid = rates.filter((b) => b >= 300_000 && b <= 1_500_000);
     for (let i = 1; i < mid.length; i++) expect(mid[i]! - mid[i - 1]!).toBeLessThanOrEqual(150_000);
     for (let i = 1; i < r.ladder.length; i++) expect(r.ladder[i]!.width).toBeGreaterThanOrEqual(r.ladder[i - 1]!.width);
-    expect(r.defaultDurationSec).toBe(600);
+  });
+
+  it("outlasts the paper's 25-minute Fig. 11 run with a minimum train downloaded ahead", () => {
+    expect(r.defaultDurationSec).toBe(BWX2_MIN_DURATION_SEC);
+    expect(r.defaultDurationSec).toBeGreaterThanOrEqual(60 + 25 * 60 + 60 + 8 * 60);
   });
 
   it("gives BW-50 a rung above the bottom one at video's budget on the 3 Mbit/s testbed", () => {

@@ -1,7 +1,7 @@
 // Unit tests of a BW-x player's expected fair share (paper §V-C, Fig. 11;
 // demo/harness/expected-share.ts) and of the report table built on it: the
 // paper's min(100 %, x), video's (the same of the fair share less the audio's
-// bitrate), the ladder's highest rung at or under the paper's, and a run
+// bitrate), the ladder's highest rung at or under x % of video's share, and a run
 // summary's video bytes measured against all three.
 
 import { aggregate, cellOf } from '../../../demo/harness/aggregate';
@@ -25,24 +25,45 @@ describe('expected share of a BW-x player', () => {
     expect(bwPercentOf('bw-12345')).toBeNull();
   });
 
-  it("caps the paper's figure at 100 % and takes the ladder's highest rung under it", () => {
+  it("caps the paper's figure at 100 % and takes the ladder's highest rung under x % of the share", () => {
     // 1.43 Mbit/s fair share, BW-80: 1.144 Mbit/s allowed, the demo ladder's 0.7 rung is the highest under it.
     const e = expectedShare('bw-80', 1.43e6, DEMO)!;
     expect(e.paperPercent).toBe(80);
     expect(e.ladderRungBps).toBe(700_000);
     expect(e.ladderPercent).toBeCloseTo(48.95, 2);
-    // Above 100 % the expectation is the whole fair share; the 1.5 rung fits 1.6 Mbit/s.
+    // Above 100 % the expectation is the whole fair share; BW-120 asks for 1.92 Mbit/s of 1.6: the 1.5 rung, under the share.
     const over = expectedShare('bw-120', 1.6e6, DEMO)!;
     expect(over.paperPercent).toBe(100);
     expect(over.ladderRungBps).toBe(1_500_000);
+    expect(over.ladderPercent).toBeCloseTo(93.75, 6);
+    // A rung above the share (BW-120 at 1.43 Mbit/s asks for 1.716: the 1.5 rung): the buffer never fills, the share is the expectation.
+    const above = expectedShare('bw-120', 1.43e6, DEMO)!;
+    expect(above.ladderRungBps).toBe(1_500_000);
+    expect(above.ladderPercent).toBe(100);
   });
 
-  it("takes the audio's bitrate off the fair share for video's figure, and leaves the paper's and the ladder's as they were", () => {
+  it("takes the ladder's rung under x % of video's share, the budget BW-x computes, not under the paper's figure", () => {
+    const bwx = [300e3, 700e3, 850e3, 1e6, 1.1e6, 1.2e6, 1.35e6, 1.5e6, 3e6, 6e6];
+    const bwx2 = [...bwx, 450e3, 600e3];
+    // The 3 Mbit/s testbed: 1.43 Mbit/s fair share, 0.128 of audio. BW-80: 0.8 × 1.302 = 1.04 Mbit/s for video (the paper's 1.144 would name 1.1).
+    const e80 = expectedShare('bw-80', 1.43e6, bwx, 128_000)!;
+    expect(e80.ladderRungBps).toBe(1_000_000);
+    expect(e80.ladderPercent).toBeCloseTo(100 / 1.43, 6);
+    // BW-100: 1.302 (the paper's 1.43 would name 1.35); BW-50: 0.651, on bwx only the bottom rung (the paper's 0.715 would name 0.7).
+    expect(expectedShare('bw-100', 1.43e6, bwx, 128_000)!.ladderRungBps).toBe(1_200_000);
+    expect(expectedShare('bw-50', 1.43e6, bwx, 128_000)!.ladderRungBps).toBe(300_000);
+    expect(expectedShare('bw-50', 1.43e6, bwx2, 128_000)!.ladderRungBps).toBe(600_000);
+    // BW-120 asks for 1.56 of video's 1.302: the 1.5 rung, above the share; the expectation is video's share.
+    const e120 = expectedShare('bw-120', 1.43e6, bwx, 128_000)!;
+    expect(e120.ladderRungBps).toBe(1_500_000);
+    expect(e120.ladderPercent).toBeCloseTo(e120.videoPercent, 9);
+  });
+
+  it("takes the audio's bitrate off the fair share for video's figure, and leaves the paper's as it was", () => {
     // The 3 Mbit/s testbed: 1.43 Mbit/s fair share, 0.128 Mbit/s of audio; BW-80 leaves video 0.8 × 1.302 Mbit/s.
     const e = expectedShare('bw-80', 1.43e6, DEMO, 128_000)!;
     expect(e.paperPercent).toBe(80);
     expect(e.videoPercent).toBeCloseTo((100 * 0.8 * 1.302e6) / 1.43e6, 6);
-    expect(e.ladderRungBps).toBe(expectedShare('bw-80', 1.43e6, DEMO)!.ladderRungBps);
     // Above 100 % video's figure is the whole fair share less the audio.
     expect(expectedShare('bw-120', 1.43e6, DEMO, 128_000)!.videoPercent).toBeCloseTo((100 * 1.302e6) / 1.43e6, 6);
     // A video-only player (no audio given): video's figure is the paper's.

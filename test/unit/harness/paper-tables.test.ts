@@ -149,6 +149,21 @@ describe('paper tables', () => {
     expect(() => pool('fig11', [a, deep])).toThrow(/fig11: deep and a were run with different settings/);
   });
 
+  it('gives Fig. 11 on another content set a table of its own, and never pools two sets in one', () => {
+    const mbit = { stock: [1.2, 1.2, 1.2], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] };
+    const bwx = loadFolder(folder('bwx', mbit, { ...SETTINGS, contentSet: 'bwx' }));
+    const bwx2 = loadFolder(folder('bwx2', mbit, { ...SETTINGS, contentSet: 'bwx2' }));
+    const load = (name: string) => (name === 'bwx' ? bwx : bwx2);
+    const ref = (name: string) => ({ name, replaces: [] });
+    const tables = paperTables({ figures: { fig11: [ref('bwx')], fig11bwx2: [ref('bwx2')] } }, load);
+    expect([...tables.keys()]).toEqual(['fig11', 'fig11bwx2']);
+    expect(tables.get('fig11')).toMatch(/`bwx\/` \(\d+ runs/);
+    expect(tables.get('fig11bwx2')).toMatch(/`bwx2\/` \(\d+ runs/);
+    expect(() => paperTables({ figures: { fig11bwx2: [ref('bwx'), ref('bwx2')] } }, load)).toThrow(
+      /fig11bwx2: bwx2 and bwx were run with different settings/,
+    );
+  });
+
   it('names a schedule that differs as sprint ab writes it, and settings only one side has with "–"', () => {
     const a = loadFolder(folder('a', { stock: [1.2, 1.2, 1.2], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] }));
     const b = {

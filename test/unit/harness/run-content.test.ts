@@ -9,7 +9,7 @@ import * as path from 'path';
 import { aggregate, cellOf } from '../../../demo/harness/aggregate';
 import { expectedShare } from '../../../demo/harness/expected-share';
 import { currentContent, describeContent, isContentOfRun, runLadderBps } from '../../../demo/harness/run-content';
-import { summarizeRun } from '../../../demo/harness/run-summary';
+import { loadMediaFiles, summarizeRun } from '../../../demo/harness/run-summary';
 import { AUDIO, setRecipe, VIDEO_LADDER } from '../../../demo/content/recipe';
 import type { ContentInfo } from '../../../demo/content/content-info';
 import { runData, testPlan } from './fixtures';
@@ -53,6 +53,48 @@ describe('the content a run record keeps', () => {
       writeFileSync(path.join(root, 'bwx2', 'content.json'), JSON.stringify(info('abc')));
       expect(currentContent('bwx2', root)).toEqual({ set: 'bwx2', recipe: 'abc', videoLadderBps: [300_000, 600_000] });
       expect(currentContent('bwx', root)).toBeNull();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the media files of a run's content", () => {
+  /** A content.json whose layouts name one video file and one audio file. */
+  function contentJson(recipe: string): unknown {
+    const rep = (contentType: 'video' | 'audio', bandwidth: number, file: string) => ({ contentType, bandwidth, file });
+    return {
+      set: 'bwx2',
+      recipe,
+      layouts: {
+        chunked: { representations: [] },
+        unchunked: { representations: [rep('video', 300_000, 'video-0.mp4'), rep('audio', AUDIO.bandwidth, 'audio-1.mp4')] },
+      },
+    };
+  }
+  const record = (content?: { set: string; recipe: string; videoLadderBps: number[] }) => ({
+    settings: { contentSet: 'bwx2' } as never,
+    ...(content ? { content } : {}),
+  });
+
+  it('tells audio from video on the content the run played, and says why not on a set made by another recipe since', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'sprint-run-media-'));
+    try {
+      expect(loadMediaFiles(record(), root)).toEqual({ files: null, problem: null });
+      mkdirSync(path.join(root, 'bwx2'));
+      writeFileSync(path.join(root, 'bwx2', 'content.json'), JSON.stringify(contentJson('abc')));
+      const played = { set: 'bwx2', recipe: 'abc', videoLadderBps: [300_000] };
+      const same = loadMediaFiles(record(played), root);
+      expect(same.problem).toBeNull();
+      expect([...(same.files ?? new Map())]).toEqual([
+        ['video-0.mp4', 'video'],
+        ['audio-1.mp4', 'audio'],
+      ]);
+      // A run recorded before the record kept its content reads the set as it is.
+      expect(loadMediaFiles(record(), root).files).not.toBeNull();
+      const other = loadMediaFiles(record({ ...played, recipe: 'def' }), root);
+      expect(other.files).toBeNull();
+      expect(other.problem).toMatch(/made by recipe abc, the run played def/);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
