@@ -149,7 +149,8 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
     percentOfPaperExpected: expected && videoOnly !== null ? (100 * videoOnly) / expected.paperPercent : null,
     percentOfVideoExpected: expected && videoOnly !== null && expected.videoPercent > 0 ? (100 * videoOnly) / expected.videoPercent : null,
     ladderExpectedPercent: expected ? expected.ladderPercent : null,
-    percentOfLadderExpected: expected && videoOnly !== null ? (100 * videoOnly) / expected.ladderPercent : null,
+    percentOfLadderExpected:
+      expected && videoOnly !== null && expected.ladderPercent > 0 ? (100 * videoOnly) / expected.ladderPercent : null,
     rebufferCount: player?.rebufferCount ?? null,
     rebufferS: player?.rebufferS ?? null,
     switches: player?.switches ?? null,

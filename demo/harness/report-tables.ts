@@ -135,12 +135,12 @@ export function summaryTables(agg: Aggregate): TableModel[] {
       tables.push({
         id: 'expected-share',
         title: "BW-x players: video bytes as % of the expected fair share (paper Fig. 11): paper's / video's / ladder's",
-        note: "Paper's: against min(100 %, x) of the fair share (the paper's player was video only). Video's: against min(100 %, x) of the fair share less the audio's nominal bitrate, the share the player's BW-x rule asks video to fill. Ladder's: against what a BW-x player whose estimate is the true fair share sustains on the content's ladder (its % of the fair share in brackets): the highest rung at or under x % of video's share, which it downloads once its buffer is full, or video's share where that rung is above it (the buffer never fills). A continuous ladder makes video's and the ladder's equal below 100 %; a coarse one caps the paper's figure whatever the data plane does.",
+        note: "Paper's: against min(100 %, x) of the fair share (the paper's player was video only). Video's: against min(100 %, x) of the fair share less the audio's nominal bitrate, the share the player's BW-x rule asks video to fill. Ladder's: against what a BW-x player whose estimate is the true fair share sustains on the content's ladder (its % of the fair share in brackets): the highest rung at or under x % of video's share, which it downloads once its buffer is full, or video's share where that rung is above it (the buffer never fills). A continuous ladder makes video's and the ladder's equal; a coarse one caps the paper's figure whatever the data plane does.",
         blocks: perRate(
           agg,
           bw,
           (c) =>
-            `${cellText(c?.metrics.percentOfPaperExpected, 1)} / ${cellText(c?.metrics.percentOfVideoExpected, 1)} / ${cellText(c?.metrics.percentOfLadderExpected, 1)} (rung ${cellText(c?.metrics.ladderExpectedPercent, 1)} %)`,
+            `${cellText(c?.metrics.percentOfPaperExpected, 1)} / ${cellText(c?.metrics.percentOfVideoExpected, 1)} / ${cellText(c?.metrics.percentOfLadderExpected, 1)} (ladder's ${cellText(c?.metrics.ladderExpectedPercent, 1)} %)`,
         ),
       });
     }

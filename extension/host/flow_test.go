@@ -107,10 +107,19 @@ func TestFlowControlStopsAtWindow(t *testing.T) {
 			if got != flowTotal {
 				t.Fatalf("received %d bytes, want %d", got, flowTotal)
 			}
+			// The ack of the last data event can cross the host's "closed" (EOF right after it) and find
+			// no connection; the extension ignores that refusal (extension/src/worker/native-host.ts).
+			// Any other refusal, or more than that one, is a failure.
+			lateAcks := 0
 			for _, m := range hs.pending {
-				if m.Error != nil {
-					t.Fatalf("an ack was refused: %+v", m.Error)
+				if m.Error == nil {
+					continue
 				}
+				if m.Error.Code == CodeUnknownConn && lateAcks == 0 {
+					lateAcks++
+					continue
+				}
+				t.Fatalf("an ack was refused: %+v", m.Error)
 			}
 		})
 	}

@@ -76,6 +76,9 @@ describe('expected share of a BW-x player', () => {
 
   it('falls back to the lowest rung when none fits, and says nothing for other ABRs or without a fair share', () => {
     expect(expectedShare('bw-50', 0.4e6, DEMO)!.ladderRungBps).toBe(300_000);
+    // The lowest rung above video's share: the player cannot sustain it, video's share is the expectation.
+    expect(expectedShare('bw-50', 0.25e6, DEMO)!.ladderPercent).toBe(100);
+    expect(expectedShare('bw-50', 0.25e6, DEMO, 50_000)!.ladderPercent).toBeCloseTo(80, 9);
     expect(expectedShare('buffer', 1.5e6, DEMO)).toBeNull();
     expect(expectedShare('bw-80', null, DEMO)).toBeNull();
     expect(expectedShare('bw-80', 1.5e6, [])).toBeNull();
@@ -110,7 +113,7 @@ describe('expected share in the summary and the report', () => {
     expect(cell.metrics.percentOfVideoExpected!.median).toBeCloseTo((100 * videoOnly) / e.videoPercent, 6);
     expect(cell.metrics.percentOfLadderExpected!.median).toBeCloseTo((100 * videoOnly) / e.ladderPercent, 6);
     const table = summaryTables(agg).find((t) => t.id === 'expected-share')!;
-    expect(table.blocks[0]!.rows[0]!.cells[1]).toMatch(/^\d+\.\d \/ \d+\.\d \/ \d+\.\d \(rung \d+\.\d %\)$/);
+    expect(table.blocks[0]!.rows[0]!.cells[1]).toMatch(/^\d+\.\d \/ \d+\.\d \/ \d+\.\d \(ladder's \d+\.\d %\)$/);
   });
 
   it("reads a summary written before the audio was recorded as a video-only player's", () => {
