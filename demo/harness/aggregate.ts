@@ -139,6 +139,9 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
     mean(bulkTcp.map(pick).filter((v): v is number => v != null));
   const expected = expectedShare(player?.abr, run.fairShareBitsPerSec, run.videoLadderBps ?? [], run.audioBps ?? 0);
   const videoOnly = flow?.videoOnlyPercentOfFairShare ?? null;
+  /** Video's bytes as % of one expected share (% of the fair share); null without either, or for an empty one. */
+  const ofExpected = (expectedPercent: number | undefined): number | null =>
+    videoOnly !== null && expectedPercent !== undefined && expectedPercent > 0 ? (100 * videoOnly) / expectedPercent : null;
   return {
     percentOfFairShare: flow ? flow.percentOfFairShare : null,
     videoOnlyPercentOfFairShare: videoOnly,
@@ -146,11 +149,10 @@ export function runMetrics(run: RunSummary, column: Column): Partial<Record<Metr
     bitrateBps: player?.bitrateMedianBps ?? null,
     bitratePercentOfFairShare:
       player?.bitrateMedianBps != null && run.fairShareBitsPerSec ? (100 * player.bitrateMedianBps) / run.fairShareBitsPerSec : null,
-    percentOfPaperExpected: expected && videoOnly !== null ? (100 * videoOnly) / expected.paperPercent : null,
-    percentOfVideoExpected: expected && videoOnly !== null && expected.videoPercent > 0 ? (100 * videoOnly) / expected.videoPercent : null,
+    percentOfPaperExpected: ofExpected(expected?.paperPercent),
+    percentOfVideoExpected: ofExpected(expected?.videoPercent),
     ladderExpectedPercent: expected ? expected.ladderPercent : null,
-    percentOfLadderExpected:
-      expected && videoOnly !== null && expected.ladderPercent > 0 ? (100 * videoOnly) / expected.ladderPercent : null,
+    percentOfLadderExpected: ofExpected(expected?.ladderPercent),
     rebufferCount: player?.rebufferCount ?? null,
     rebufferS: player?.rebufferS ?? null,
     switches: player?.switches ?? null,
