@@ -22,7 +22,10 @@
  * unless the restart reserve (src/train/restart-reserve.ts) asks for more
  * buffer than dash.js's own resume level: then downloading resumes once the
  * buffer falls below the reserve (the lift is the reserve plus a segment).
- * Each train after a pause samples the restart with its first media segment.
+ * Each train after a pause samples the restart: the video it delivers, from
+ * its first request until the media delivered catches up with the time
+ * elapsed; while that lasts, audio riding the connection is ordered on the
+ * rate the restart delivers (src/train/audio-order.ts).
  *
  * Trains are video: it is nearly all of the bytes. On a one-connection
  * transport (the extension's sockets; fetch sharing dash.js's HTTP/2 or
@@ -53,7 +56,7 @@
  * is re-issued (the transport says when that is safe); one that fails for
  * good is failed back to dash.js, whose own retry policy takes over.
  *
- * Size (1060 lines): one state machine: a request's life (issue, bytes, end,
+ * Size (about 1200 lines): one state machine: a request's life (issue, bytes, end,
  * failure, re-issue, abort), the train it belongs to and the in-order release
  * share per-type state that must change together within one event turn. What
  * stands alone is split out: estimates (../estimates/estimate-hub.ts), the
@@ -71,7 +74,7 @@ import {
   type OutstandingBytes,
 } from '../../src/model/outstanding-window';
 import { TrainPolicy } from '../../src/train/train-policy';
-import { assumedRestartBitsPerSec, restartIdleSec, RestartReserve } from '../../src/train/restart-reserve';
+import { assumedRestartBitsPerSec, restartIdleSec, RestartReserve, RestartRun } from '../../src/train/restart-reserve';
 import { audioMayPipeline, audioOrder } from '../../src/train/audio-order';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
@@ -436,7 +439,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         lastByteMs: 0,
         meter: new BusyPeriodMeter(),
         restart: new RestartReserve(),
-        probeTrainId: null,
+        restartRun: null,
         lastBitrate: null,
         lastMediaSec: 0,
         requestTimeoutMs: null,
@@ -529,15 +532,22 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   /**
    * Seconds of buffer a resume needs (src/train/restart-reserve.ts): the
-   * next segment, at the bitrate the ABR chose last, at the lowest recent
-   * restart rate (before any, one initial window per measured round trip),
-   * within dash.js's request time limit.
+   * draw-down the recent restarts would cause with segments at the bitrate
+   * the ABR chose last and, until a few are measured, the next segment at
+   * one initial window per measured round trip, within dash.js's request
+   * time limit.
    */
   private restartReserveSec(t: TypeState): number {
     // dash.js follows no lift after a quota error or a fallback: no reserve either.
     if (this.quotaExceeded || this.degraded !== null) return 0;
     const timeoutSec = t.requestTimeoutMs !== null && t.requestTimeoutMs > 0 ? t.requestTimeoutMs / 1000 : RESTART_CAP_SEC;
-    return t.restart.reserveSec((t.lastBitrate ?? 0) * this.nextSegmentSec(t), timeoutSec, this.assumedRestartBitsPerSec());
+    const segmentSec = this.nextSegmentSec(t);
+    return t.restart.reserveSec({
+      segmentBits: (t.lastBitrate ?? 0) * segmentSec,
+      segmentSec,
+      timeoutSec,
+      assumedBitsPerSec: this.assumedRestartBitsPerSec(),
+    });
   }
 
   /** The restart rate before any sample: one initial window per measured round trip (null: no RTT yet). */
@@ -545,10 +555,35 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     return assumedRestartBitsPerSec(this.estimates.measuredRttSec());
   }
 
-  /** A restart sample: the first media segment of a train after a pause, from its request to its last byte (src/train/restart-reserve.ts). */
-  private recordRestart(t: TypeState, bytes: number, seconds: number): void {
-    t.restart.record({ bytes, seconds });
-    if (this.ctx) this.ctx.stats.estimates.restartBitsPerSec = t.restart.rateBitsPerSec();
+  /**
+   * A media segment of the restart being sampled arrived (`bytes` and
+   * `mediaSec`; a failed one: the bytes it had and no media). Once the
+   * media delivered catches up with the time elapsed the restart's curve
+   * goes to the reserve (src/train/restart-reserve.ts).
+   */
+  private restartArrived(t: TypeState, entry: Entry, atMs: number, bytes: number, mediaSec: number): void {
+    const run = entry.restartRun;
+    if (!run || t.restartRun?.run !== run) return;
+    if (run.arrived(atMs, bytes, mediaSec)) this.closeRestart(t);
+    else this.publishRestartRate(t);
+  }
+
+  /** Ends the restart being sampled: its curve goes to the reserve and its draw-down to its train's record. */
+  private closeRestart(t: TypeState): void {
+    const sampled = t.restartRun;
+    if (!sampled) return;
+    t.restartRun = null;
+    sampled.run.end();
+    t.restart.record(sampled.run.points);
+    if (sampled.run.points.length > 0) sampled.train.restartDrawDownSec = sampled.run.drawDownSec;
+    this.publishRestartRate(t);
+  }
+
+  /** The restart rate in the stats: the lowest first-segment rate measured, the restart being sampled included. */
+  private publishRestartRate(t: TypeState): void {
+    if (!this.ctx) return;
+    const rates = [t.restart.rateBitsPerSec(), t.restartRun?.run.firstBitsPerSec ?? null].filter((r): r is number => r !== null);
+    this.ctx.stats.estimates.restartBitsPerSec = rates.length > 0 ? Math.min(...rates) : null;
   }
 
   /** dash.js's own resume level for `type`: its buffer target minus the next segment (null: target unknown). */
@@ -628,16 +663,22 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   /**
    * The rate video is expected to arrive at over the bitrate the ABR chose
-   * last (src/train/audio-order.ts): while a train's first media segment
-   * after a pause is in flight, the restart rate the reserve uses
-   * (src/train/restart-reserve.ts), else the bandwidth estimate; NaN when
-   * either is unknown.
+   * last (src/train/audio-order.ts): for the whole of a restart (until its
+   * media delivered catches up with the time elapsed), the video the
+   * restart has delivered over its time so far, before its first arrival
+   * the restart rate the reserve plans on (src/train/restart-reserve.ts);
+   * else the bandwidth estimate; NaN when none is known. (Taking the restart
+   * rate only while the first segment was in flight let video requests go
+   * ahead of audio's later in the restart: over 20 minutes at BW-100 audio's
+   * next segment, asked for 0.4 s after the third video segment, queued
+   * behind it and arrived 12.6 s later, after audio's buffer ran out.)
    */
   private videoRateRatio(t: TypeState): number {
     const bitrate = t.lastBitrate;
     if (bitrate === null || !(bitrate > 0)) return NaN;
-    const restarting = t.queue.some((e) => e.restartProbe && e.state === 'loading');
-    const rate = (restarting ? t.restart.rateBitsPerSec(this.assumedRestartBitsPerSec()) : null) ?? this.estimates.bandwidthBitsPerSec();
+    const run = t.restartRun?.run;
+    const restartRate = run ? (run.deliveredBitsPerSec(nowMs()) ?? t.restart.rateBitsPerSec(this.assumedRestartBitsPerSec())) : null;
+    const rate = restartRate ?? this.estimates.bandwidthBitsPerSec();
     return rate !== null && rate > 0 ? rate / bitrate : NaN;
   }
 
@@ -729,12 +770,13 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       const afterPause =
         !this.trainBreak && t.train !== null && at - this.wire(type).lastByteMs >= restartIdleSec(this.estimates.measuredRttSec()) * 1000;
       this.trainBreak = false;
+      this.closeRestart(t);
       this.beginTrain(type, t, at);
-      t.probeTrainId = afterPause ? (t.train?.id ?? null) : null;
+      if (afterPause && t.train) t.restartRun = { run: new RestartRun(at), train: t.train };
     }
-    // The first media segment of a train after a pause samples the restart.
-    const restartProbe = inTrain && fr.type === MEDIA_SEGMENT_TYPE && t.train !== null && t.probeTrainId === t.train.id;
-    if (restartProbe) t.probeTrainId = null;
+    // The media segments of a train after a pause go on the restart's curve while it is sampled.
+    const restartRun =
+      inTrain && fr.type === MEDIA_SEGMENT_TYPE && t.restartRun !== null && t.restartRun.train === t.train ? t.restartRun.run : null;
     if (inTrain && fr.type === MEDIA_SEGMENT_TYPE) {
       if (bitrate !== null && bitrate > 0) t.lastBitrate = bitrate;
       if (mediaSec > 0) t.lastMediaSec = mediaSec;
@@ -789,7 +831,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       error: null,
       record,
       train: inTrain ? t.train : null,
-      restartProbe,
+      restartRun,
     };
     t.queue.push(entry);
     req.customData.abort = () => this.abortEntry(entry);
@@ -846,6 +888,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       rttSamplesSec: [],
       resumeBufferSec: Number.isFinite(resumeBufferSec) ? resumeBufferSec : null,
       restartReserveSec,
+      restartDrawDownSec: null,
     };
     ctx.stats.trains.push(t.train);
     ctx.stats.count('sprint.trains');
@@ -920,7 +963,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const wireSec = (endMs - wireStart) / 1000;
     if (wireSec > 0 && entry.bytes > 0) entry.record.throughputBitsPerSec = (entry.bytes * 8) / wireSec;
     this.sampleBandwidth(w, entry, endMs);
-    if (entry.restartProbe && entry.status < 300) this.recordRestart(t, entry.bytes, (endMs - entry.requestMs) / 1000);
+    if (entry.status < 300) this.restartArrived(t, entry, endMs, entry.bytes, entry.mediaSec);
     if (entry.train) entry.train.completedBytes += entry.bytes;
     this.policyCompleted(t, entry, entry.bytes, atMs);
     this.closeTrainIfDone(t, atMs);
@@ -991,6 +1034,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private finishTrain(t: TypeState, atMs: number): void {
     const train = t.train;
     if (!train || train.endMs !== null) return;
+    if (t.restartRun?.train === train) this.closeRestart(t);
     t.policy.end(atMs);
     train.endMs = atMs;
     const sec = (atMs - train.startMs) / 1000;
@@ -1018,8 +1062,13 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     entry.error = reason;
     entry.record.error = reason;
     entry.record.endMs = nowMs();
-    // A restart probe that failed (a timeout, a cut) after some bytes still measures the restart: the slowest ones end this way.
-    if (entry.restartProbe) this.recordRestart(this.state(entry.type), entry.failedBytes, (entry.record.endMs - entry.requestMs) / 1000);
+    // A segment of a restart that failed (a timeout, a cut) after some bytes still measures the restart, which ends
+    // there: the slowest ones end this way.
+    if (entry.restartRun) {
+      const restarting = this.state(entry.type);
+      this.restartArrived(restarting, entry, entry.record.endMs, entry.failedBytes, 0);
+      if (restarting.restartRun?.run === entry.restartRun) this.closeRestart(restarting);
+    }
     ctx?.stats.endTransfer(entry.record);
     ctx?.stats.count('sprint.requestErrors');
     this.consecutiveFailures += 1;

@@ -7,7 +7,7 @@
  * hands a finished entry to dash.js.
  */
 import type { BusyPeriodMeter } from '../../src/estimators/busy-period';
-import type { RestartReserve } from '../../src/train/restart-reserve';
+import type { RestartReserve, RestartRun } from '../../src/train/restart-reserve';
 import type { TrainPolicy } from '../../src/train/train-policy';
 import type { LoaderRequest, LoaderResponse, WireTiming } from '../dash/loader-types';
 import type { TrainRecord, TransferRecord } from '../stats/types';
@@ -51,8 +51,8 @@ export interface Entry {
   error: string | null;
   record: TransferRecord;
   train: TrainRecord | null;
-  /** The first media segment of its train: its rate samples the restart after a pause. */
-  restartProbe: boolean;
+  /** A media segment of a train after a pause while that restart is sampled: its arrival goes on the restart's curve. */
+  restartRun: RestartRun | null;
 }
 
 export interface TypeState {
@@ -66,10 +66,10 @@ export interface TypeState {
   /** Restart samples and the reserve they ask for (src/train/restart-reserve.ts). */
   restart: RestartReserve;
   /**
-   * A train begun after a pause (not the run's first, not at a seek, after an idle gap of at least
-   * restartIdleSec) whose first media segment, the restart probe, is still to be issued.
+   * The restart being sampled: a train begun after a pause (not the run's first, not at a seek, after
+   * an idle gap of at least restartIdleSec), until its media delivered catches up with the time elapsed.
    */
-  probeTrainId: number | null;
+  restartRun: { run: RestartRun; train: TrainRecord } | null;
   /** Nominal bitrate of the last media segment requested (the ABR's latest choice), bit/s. */
   lastBitrate: number | null;
   /** Duration of the last media segment requested, seconds (0: none yet). */

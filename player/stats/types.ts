@@ -94,6 +94,14 @@ export interface TrainRecord {
    * buffer fell below it; below that level it changed nothing.
    */
   restartReserveSec: number;
+  /**
+   * A train after a pause: the restart's draw-down, seconds — the largest of
+   * each video segment's arrival (from the train's first request) less the
+   * media that arrived before it, until the media delivered caught up with
+   * the time elapsed (src/train/restart-reserve.ts). null: no restart
+   * sampled (the run's first train, a short gap, a seek), or not over yet.
+   */
+  restartDrawDownSec: number | null;
 }
 
 /**

@@ -21,49 +21,71 @@
  * was 7–9 s, under dash.js's own level, and both runs stalled (README,
  * Fig. 11). So only a train that begins after the connection idled — an
  * earlier train ended, and nothing arrived for longer than a retransmission
- * timeout could be (restartIdleSec) — samples the restart. Until one has,
- * the reserve assumes the restart delivers one initial window per round trip
- * (assumedRestartBitsPerSec): slow start from the initial window, held there
- * by an early loss into the full queue (0.19 Mbit/s at 10 × 1460 bytes per
- * 0.62 s, below the 0.28 measured).
+ * timeout could be (restartIdleSec) — samples the restart.
  *
- * So the first media segment of each train after a pause is a sample of the
- * *restart rate* (its bytes over the time from its request to its last
- * byte); the reserve is the time the next segment (at the bitrate the ABR
- * chose last) takes at the lowest recent restart rate (the assumed one before
- * any sample) — at most the request timeout (past it, the
- * rescue step-down takes over: player/abr/rescue.ts) — over
- * RESTART_TIME_SHARE for margin. Downloading resumes once the buffer falls
- * below the larger of the player's own level and this reserve, with or
- * without the minimum train. It is timing only: the ABR still picks every
- * bitrate. A sample is taken from the request (the segment may queue behind
- * the init segment or audio on the connection: the buffer waits for those
- * too), and a probe that fails after some bytes still counts.
+ * What a restart is sampled as: its *delivery curve* (RestartRun), the video
+ * media bits delivered by each segment's arrival, from the train's first
+ * request until the media delivered catches up with the time elapsed (the
+ * buffer is back where it was when the train began), the train ends, or a
+ * segment fails. The first segment alone is not enough: on the testbed over
+ * 20 minutes (README, "Fig. 11 on the bwx2 ladder") the two video segments
+ * requested together at a restart landed 10–19 and 18–26 s after it, and the
+ * buffer emptied at the second, not the first; the largest of each segment's
+ * arrival less the media that arrived before it (the restart's draw-down)
+ * was 16–17 s where the first segment took 12.5–13.8 s.
+ *
+ * The reserve is the draw-down the next resume would have on the recent
+ * restarts' curves, with segments at the bitrate the ABR chose last
+ * (projectedDrawDownSec), the largest over the last RESTART_SAMPLES, over
+ * RESTART_TIME_SHARE for margin, at most RESERVE_CAP_TIMEOUTS request time
+ * limits (a reserve that large already keeps the player downloading
+ * without pauses). Until RESTART_SAMPLES restarts are measured it is also at
+ * least the next segment at the assumed restart rate (one initial window per
+ * round trip: slow start from the initial window held there by an early loss
+ * into the full queue, 0.19 Mbit/s at 10 × 1460 bytes per 0.62 s), at most
+ * the request time limit (past it the rescue step-down takes over:
+ * player/abr/rescue.ts): a few restarts do not bound the next. Measured over
+ * 20 minutes at BW-50: restarts of 0.37 and 0.30 Mbit/s, then one of 0.19
+ * that stalled on a reserve planned on the two; at BW-100 a first sample of
+ * 0.96 Mbit/s (a 5 s pause) planned a 7 s reserve and the next restart, at
+ * 0.47, stalled.
+ *
+ * Downloading resumes once the buffer falls below the larger of the
+ * player's own level and this reserve, with or without the minimum train.
+ * It is timing only: the ABR still picks every bitrate.
  *
  * Limits. Linux halves the window once per retransmission timeout of idle,
  * down to the initial window: a gap of one to a few timeouts leaves it partly
- * decayed, and such a sample is faster than a full restart (the lowest of
- * the last few and the margin absorb some of that; requiring full decay
- * would leave paths with long round trips, a server's think time among them,
- * with no sample at all). The idle clock is the train's connection (video,
- * and audio when it rides): audio dash.js loads itself on a connection the
- * browser shares with the train (HTTP/2) keeps that window warm unseen.
+ * decayed, and such a sample is faster than a full restart (the largest of
+ * the last few, the assumed floor until there are several, and the margin
+ * absorb some of that; requiring full decay would leave paths with long
+ * round trips, a server's think time among them, with no sample at all).
+ * A curve is interpolated linearly between arrivals, so a segment smaller
+ * than the ones sampled is projected at their average rate, slightly faster
+ * than slow start delivers its first bytes. The idle clock is the train's
+ * connection (video, and audio when it rides): audio dash.js loads itself on
+ * a connection the browser shares with the train (HTTP/2) keeps that window
+ * warm unseen.
  */
 
 import { DEFAULT_INITIAL_WINDOW_SEGMENTS, DEFAULT_MSS_BYTES } from '../model/chunk-size';
 
-/** Restart samples kept: the reserve follows the lowest of the last few. */
+/** Restart samples kept: the reserve follows the slowest of the last few, and the assumed rate stands in until there are this many. */
 export const RESTART_SAMPLES = 4;
-/** Share of the reserve the projected restart may take (the rest is margin). */
+/** Share of the reserve the projected draw-down may take (the rest is margin). */
 export const RESTART_TIME_SHARE = 0.8;
 /** Shortest idle period that counts as a pause, seconds (Linux's initial retransmission timeout). */
 export const RESTART_IDLE_MIN_SEC = 1;
 /** Linux's minimum retransmission timeout over the RTT, seconds (TCP_RTO_MIN). */
 export const RTO_MIN_SEC = 0.2;
+/** The projected draw-down is capped at this many request time limits. */
+export const RESERVE_CAP_TIMEOUTS = 2;
+/** Arrivals one restart records at most; a restart still below its bitrate after this many ends there. */
+export const RESTART_MAX_POINTS = 64;
 
 /**
- * Idle seconds after which a train's first segment samples a restart: as
- * long as the server's retransmission timeout can be (at least the RTT plus
+ * Idle seconds after which a train samples a restart: as long as the
+ * server's retransmission timeout can be (at least the RTT plus
  * RTO_MIN_SEC, and at least RESTART_IDLE_MIN_SEC). A shorter gap leaves the
  * congestion window as it was, and a sample of it would promise a restart
  * faster than a real one.
@@ -77,50 +99,170 @@ export function restartIdleSec(rttSec: number | null): number {
 export const RESTART_INITIAL_WINDOW_BYTES = DEFAULT_INITIAL_WINDOW_SEGMENTS * DEFAULT_MSS_BYTES;
 
 /**
- * The restart rate assumed before any sample, bit/s: one initial window per
- * round trip (null without a measured RTT or a window).
+ * The restart rate assumed until enough are measured, bit/s: one initial
+ * window per round trip (null without a measured RTT or a window).
  */
 export function assumedRestartBitsPerSec(rttSec: number | null, initialWindowBytes = RESTART_INITIAL_WINDOW_BYTES): number | null {
   if (!(initialWindowBytes > 0) || rttSec === null || !(rttSec > 0) || !Number.isFinite(rttSec)) return null;
   return (initialWindowBytes * 8) / rttSec;
 }
 
-export interface RestartSample {
-  /** Bytes of the train's first media segment. */
-  bytes: number;
-  /** From its request to its last byte, seconds. */
-  seconds: number;
+/** One arrival of a restart's delivery curve: the video media bits delivered by `atSec` after the restart began (cumulative). */
+export interface RestartPoint {
+  readonly atSec: number;
+  readonly bits: number;
+}
+
+/**
+ * One restart as it happens: the train's first request at `startMs`, then
+ * each video media segment's arrival. Over once the media delivered
+ * catches up with the time elapsed (the buffer is back at its level when
+ * the train began), or after RESTART_MAX_POINTS arrivals.
+ */
+export class RestartRun {
+  private readonly curve: RestartPoint[] = [];
+  private mediaSec = 0;
+  private worstSec = 0;
+  private done = false;
+
+  constructor(readonly startMs: number) {}
+
+  /**
+   * A media segment of `bytes` and `mediaSec` arrived at `atMs` (a segment
+   * that failed: the bytes it had, and 0 media). Returns whether the run is
+   * over. Arrivals before the start or out of order are taken at the latest
+   * time seen.
+   */
+  arrived(atMs: number, bytes: number, mediaSec: number): boolean {
+    if (this.done) return true;
+    const last = this.curve[this.curve.length - 1];
+    const atSec = Math.max((atMs - this.startMs) / 1000, last?.atSec ?? 0, 0);
+    const bits = (last?.bits ?? 0) + (bytes > 0 && Number.isFinite(bytes) ? bytes * 8 : 0);
+    this.curve.push({ atSec, bits });
+    this.worstSec = Math.max(this.worstSec, atSec - this.mediaSec);
+    if (mediaSec > 0 && Number.isFinite(mediaSec)) this.mediaSec += mediaSec;
+    this.done = (this.mediaSec > 0 && this.mediaSec >= atSec) || this.curve.length >= RESTART_MAX_POINTS;
+    return this.done;
+  }
+
+  /** Ends the run where it is (its train ended, a segment failed for good). */
+  end(): void {
+    this.done = true;
+  }
+
+  get over(): boolean {
+    return this.done;
+  }
+
+  /** The delivery curve so far. */
+  get points(): readonly RestartPoint[] {
+    return this.curve;
+  }
+
+  /** The draw-down measured: the largest of each arrival's time less the media that arrived before it, seconds. */
+  get drawDownSec(): number {
+    return this.worstSec;
+  }
+
+  /** The first segment's rate, bit/s (null before it arrived). */
+  get firstBitsPerSec(): number | null {
+    return firstRate(this.curve);
+  }
+
+  /** Video media bits delivered since the start over the time since, at `nowMs` (null before the first arrival). */
+  deliveredBitsPerSec(nowMs: number): number | null {
+    const last = this.curve[this.curve.length - 1];
+    if (!last) return null;
+    const sec = Math.max((nowMs - this.startMs) / 1000, last.atSec);
+    return sec > 0 ? last.bits / sec : null;
+  }
+}
+
+function firstRate(curve: readonly RestartPoint[]): number | null {
+  const first = curve[0];
+  return first && first.atSec > 0 && first.bits > 0 ? first.bits / first.atSec : null;
+}
+
+/** When `curve` had delivered `bits`, seconds: linear between arrivals, at the curve's average rate past its end. */
+function timeToBits(curve: readonly RestartPoint[], bits: number): number {
+  let prev: RestartPoint = { atSec: 0, bits: 0 };
+  for (const p of curve) {
+    if (p.bits >= bits) {
+      const span = p.bits - prev.bits;
+      return span > 0 ? prev.atSec + ((bits - prev.bits) * (p.atSec - prev.atSec)) / span : p.atSec;
+    }
+    prev = p;
+  }
+  return prev.bits > 0 ? (bits * prev.atSec) / prev.bits : Infinity;
+}
+
+/**
+ * The draw-down a restart delivering as `curve` did would cause with
+ * segments of `segmentBits` and `segmentSec`: the largest of the j-th
+ * segment's arrival less the (j−1) segments' media before it, over the
+ * segments the curve delivered (at least the first), seconds. 0 without a
+ * curve or a segment.
+ */
+export function projectedDrawDownSec(curve: readonly RestartPoint[], segmentBits: number, segmentSec: number): number {
+  const last = curve[curve.length - 1];
+  if (!last || !(last.bits > 0) || !(segmentBits > 0) || !Number.isFinite(segmentBits)) return 0;
+  const mediaSec = segmentSec > 0 && Number.isFinite(segmentSec) ? segmentSec : 0;
+  const segments = Math.min(Math.max(1, Math.floor(last.bits / segmentBits)), RESTART_MAX_POINTS);
+  let worst = 0;
+  for (let j = 1; j <= segments; j++) worst = Math.max(worst, timeToBits(curve, j * segmentBits) - (j - 1) * mediaSec);
+  return worst;
+}
+
+/** What the reserve is planned for. */
+export interface ReservePlan {
+  /** Bits of the next segment: the ABR's last bitrate times its duration. */
+  segmentBits: number;
+  /** Media seconds of the next segment. */
+  segmentSec: number;
+  /** dash.js's request time limit, seconds (Infinity: none). */
+  timeoutSec?: number;
+  /** The assumed restart rate, bit/s (assumedRestartBitsPerSec; null: none). */
+  assumedBitsPerSec?: number | null;
 }
 
 export class RestartReserve {
-  private readonly samples: RestartSample[] = [];
+  private readonly samples: (readonly RestartPoint[])[] = [];
 
-  /** Records the first media segment of a train after a pause; ignores samples that measure nothing. */
-  record(sample: RestartSample): void {
-    if (!(sample.bytes > 0) || !(sample.seconds > 0) || !Number.isFinite(sample.seconds)) return;
-    this.samples.push({ bytes: sample.bytes, seconds: sample.seconds });
+  /** Records a finished restart's delivery curve; ignores one that measured nothing. */
+  record(curve: readonly RestartPoint[]): void {
+    const last = curve[curve.length - 1];
+    if (!last || !(last.bits > 0) || !(last.atSec > 0) || !Number.isFinite(last.atSec)) return;
+    this.samples.push(curve.map((p) => ({ atSec: p.atSec, bits: p.bits })));
     if (this.samples.length > RESTART_SAMPLES) this.samples.shift();
   }
 
   /**
-   * The lowest restart rate of the recent samples, bit/s; before any sample,
-   * `assumedBitsPerSec` when it is a rate (null: neither).
+   * The lowest first-segment rate of the recent restarts, bit/s; before any
+   * sample, `assumedBitsPerSec` when it is a rate (null: neither).
    */
   rateBitsPerSec(assumedBitsPerSec: number | null = null): number | null {
-    if (this.samples.length === 0) return assumedBitsPerSec !== null && assumedBitsPerSec > 0 ? assumedBitsPerSec : null;
-    return Math.min(...this.samples.map((s) => (s.bytes * 8) / s.seconds));
+    const rates = this.samples.map(firstRate).filter((r): r is number => r !== null);
+    if (rates.length === 0) return assumedBitsPerSec !== null && assumedBitsPerSec > 0 ? assumedBitsPerSec : null;
+    return Math.min(...rates);
   }
 
   /**
-   * Seconds of buffer a resume needs: `nextSegmentBits` at the restart rate
-   * (`assumedBitsPerSec` before any sample), capped at `timeoutSec`, over
-   * RESTART_TIME_SHARE. 0 without a rate or a segment size.
+   * Seconds of buffer a resume needs: the largest projected draw-down of the
+   * recent restarts (capped at RESERVE_CAP_TIMEOUTS time limits) and, while
+   * fewer than RESTART_SAMPLES are measured, the next segment at the assumed
+   * rate (capped at one time limit); over RESTART_TIME_SHARE. 0 without a
+   * segment size, or with neither a sample nor an assumed rate.
    */
-  reserveSec(nextSegmentBits: number, timeoutSec = Infinity, assumedBitsPerSec: number | null = null): number {
-    const rate = this.rateBitsPerSec(assumedBitsPerSec);
-    if (rate === null || !(nextSegmentBits > 0)) return 0;
-    const cap = timeoutSec > 0 ? timeoutSec : Infinity;
-    return Math.min(nextSegmentBits / rate, cap) / RESTART_TIME_SHARE;
+  reserveSec(plan: ReservePlan): number {
+    if (!(plan.segmentBits > 0) || !Number.isFinite(plan.segmentBits)) return 0;
+    const timeoutSec = plan.timeoutSec !== undefined && plan.timeoutSec > 0 ? plan.timeoutSec : Infinity;
+    let need = 0;
+    for (const curve of this.samples) need = Math.max(need, projectedDrawDownSec(curve, plan.segmentBits, plan.segmentSec));
+    need = Math.min(need, RESERVE_CAP_TIMEOUTS * timeoutSec);
+    const assumed = plan.assumedBitsPerSec ?? null;
+    if (this.samples.length < RESTART_SAMPLES && assumed !== null && assumed > 0)
+      need = Math.max(need, Math.min(plan.segmentBits / assumed, timeoutSec));
+    return need / RESTART_TIME_SHARE;
   }
 
   get sampleCount(): number {

@@ -471,15 +471,16 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
     });
   });
 
-  // The restart reserve samples the restart with the first media segment of a
-  // train after a pause only (src/train/restart-reserve.ts): not with the
+  // The restart reserve samples the restart — its delivery curve from the
+  // train's first request until the media delivered catches up with the time
+  // elapsed — of a train after a pause only (src/train/restart-reserve.ts): not with the
   // run's first train (on the testbed it met a queue the bulk flow had not
   // filled yet and promised a restart 2.5–3 times faster than the first real
   // one), nor after an idle gap shorter than a retransmission timeout can be
   // (a second here: no RTT is measured, the probes go to a closed port).
   // Scripted arrivals on a clock the test moves: each segment is answered
   // whole `seconds` after its request.
-  it('samples the restart with the first segment of a train after a pause, not the first train nor one after a short gap', async () => {
+  it('samples the restart of a train after a pause until its media catches up, not the first train nor one after a short gap', async () => {
     const { sinks, scripted } = scriptedTransport();
     let clock = nowMs();
     const now = jest.spyOn(performance, 'now').mockImplementation(() => clock - performance.timeOrigin);
@@ -487,14 +488,14 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
       const ctx = { sprintAudio: 'own' as const, manifestUrl: 'http://127.0.0.1:1/closed.mpd' };
       await withPlane({ transport: scripted, ctx }, async ({ base, stats, load, emit }) => {
         let index = 0;
-        /** A train of `n` 10 KB segments (the context's 100 KB chunk in ten), one at a time. */
-        const train = async (n: number, seconds: number): Promise<void> => {
+        /** A train of `n` 10 KB, 4 s segments (the context's 100 KB chunk in ten), one at a time, each answered in `seconds` (or the k-th's). */
+        const train = async (n: number, seconds: number | number[]): Promise<void> => {
           for (let k = 0; k < n; k++) {
             const seg = segmentRequest(`${base}/video.m4s`, 'video', index++);
             load(seg);
             const sink = sinks[sinks.length - 1] as ResponseSink;
             sink.onHead(206, {}, clock);
-            clock += seconds * 1000;
+            clock += (typeof seconds === 'number' ? seconds : (seconds[k] ?? 1)) * 1000;
             sink.onData(new Uint8Array(SEGMENT), clock);
             sink.onEnd(clock);
             await seg.ended;
@@ -511,9 +512,17 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
         await train(10, 4); // 20 kbit/s, not a restart: no sample
         expect((rate() as number) / ((SEGMENT * 8) / 2)).toBeCloseTo(1, 6);
         clock += 30_000; // a pause
-        await train(1, 8); // 10 kbit/s: the lowest sample now
+        await train(1, 8); // 10 kbit/s: the lowest sample now, while the restart goes on (4 s of media in 8 s)
         expect((rate() as number) / ((SEGMENT * 8) / 8)).toBeCloseTo(1, 6);
         expect(stats.trains.toArray().map((t) => t.requests)).toEqual([10, 10, 10, 1]);
+        // The same train goes on: the second segment lands 8 s later (16 s in, with 4 s of media before
+        // it: the draw-down), the next ones a second apart until the media (20 s at 19 s) catches up.
+        await train(9, [8, 1, 1, 1, 1, 1, 1, 1, 1]);
+        const records = stats.trains.toArray();
+        expect(records.map((t) => t.requests)).toEqual([10, 10, 10, 10]);
+        // Sampled: the two trains after a pause; the first segment's 2 s was the whole of the second train's.
+        expect(records.map((t) => t.restartDrawDownSec)).toEqual([null, 2, null, 12]);
+        expect((rate() as number) / ((SEGMENT * 8) / 8)).toBeCloseTo(1, 6);
       });
     } finally {
       now.mockRestore();
