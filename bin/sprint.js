@@ -19,6 +19,10 @@ const COMMANDS = {
     module: 'dist/demo/harness/wire-log-cli.js',
     summary: "a player's requests on the wire, from an origin access log: trains, expanded requests",
   },
+  restarts: {
+    module: 'dist/demo/harness/restarts-cli.js',
+    summary: "Sprint's trains after a pause in a player's log: resume buffer, reserve, draw-down, stalls",
+  },
 };
 
 const EXIT_USAGE = 2;
