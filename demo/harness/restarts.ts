@@ -14,6 +14,7 @@
 
 import { restartIdleSec, RestartRun } from '../../src/train/restart-reserve';
 import { num } from '../testbed/jsonl';
+import { latestTrainRecords } from './wire-log';
 
 /** Which buffer ran out at a stall: one that held 0.3 s or more less than the other, or both. */
 export type StallBuffer = 'video' | 'audio' | 'both';
@@ -85,13 +86,11 @@ const obj = (v: unknown): Row | null => (typeof v === 'object' && v !== null && 
 
 function trainsOf(rows: readonly Row[]): Train[] {
   const out: Train[] = [];
-  for (const r of rows) {
-    if (r['kind'] !== 'train' || r['mediaType'] !== 'video') continue;
-    const id = num(r['id']);
+  for (const r of latestTrainRecords(rows)) {
     const startMs = num(r['startMs']);
-    if (id === null || startMs === null) continue;
+    if (r['mediaType'] !== 'video' || startMs === null) continue;
     out.push({
-      id,
+      id: num(r['id']) as number,
       startMs,
       endMs: num(r['endMs']),
       rttSec: num(r['rttEstimateSec']),
@@ -100,9 +99,7 @@ function trainsOf(rows: readonly Row[]): Train[] {
       drawDownSec: num(r['restartDrawDownSec']),
     });
   }
-  // A train is logged when it ends (and once more, open, at the run's end): the last record of each id wins.
-  const byId = new Map(out.map((t) => [t.id, t]));
-  return [...byId.values()].sort((a, b) => a.startMs - b.startMs);
+  return out.sort((a, b) => a.startMs - b.startMs);
 }
 
 function videoSegmentsOf(rows: readonly Row[]): Segment[] {
@@ -159,18 +156,8 @@ function curveOf(
   segmentSec: number,
 ): { drawDownSec: number | null; caughtUpSec: number | null } {
   const run = new RestartRun(startMs);
-  let caughtUpSec: number | null = null;
-  let mediaSec = 0;
-  for (const s of segments) {
-    if (s.ok) mediaSec += segmentSec;
-    if (run.arrived(s.endMs, s.bytes, s.ok ? segmentSec : 0)) {
-      const last = run.points[run.points.length - 1];
-      // Over by catching up (not by the cap on arrivals): the media delivered reached the time elapsed.
-      if (last && mediaSec >= last.atSec) caughtUpSec = last.atSec;
-      break;
-    }
-  }
-  return { drawDownSec: run.points.length > 0 ? run.drawDownSec : null, caughtUpSec };
+  for (const s of segments) if (run.arrived(s.endMs, s.bytes, s.ok ? segmentSec : 0)) break;
+  return { drawDownSec: run.points.length > 0 ? run.drawDownSec : null, caughtUpSec: run.caughtUpSec };
 }
 
 /**

@@ -198,10 +198,7 @@ export interface PlannedTransfer {
  */
 export function plannedTransfers(lines: readonly Record<string, unknown>[]): PlannedTransfer[] {
   const out: PlannedTransfer[] = [];
-  // A train is logged again each time it changes: the last record wins.
-  const trains = new Map<number, Record<string, unknown>>();
   for (const l of lines) {
-    if (l['kind'] === 'train' && num(l['id']) !== null && l['mediaType'] !== 'audio') trains.set(num(l['id']) as number, l);
     if (l['kind'] === 'transfer' && l['via'] === 'sprint-x') {
       const target = num(l['targetChunkBytes']);
       const from = num(l['startMs']);
@@ -218,7 +215,8 @@ export function plannedTransfers(lines: readonly Record<string, unknown>[]): Pla
       });
     }
   }
-  for (const [id, t] of trains) {
+  for (const t of latestTrainRecords(lines)) {
+    const id = num(t['id']) as number;
     const target = num(t['targetBytes']);
     const from = num(t['startMs']);
     if (target === null || from === null) continue;
@@ -234,6 +232,18 @@ export function plannedTransfers(lines: readonly Record<string, unknown>[]): Pla
     });
   }
   return out.sort((a, b) => a.fromMs - b.fromMs);
+}
+
+/**
+ * A player log's train records (not audio's), the last of each id: a train
+ * is logged again each time it changes, and once more if still open at the
+ * end. In the order each id first appeared.
+ */
+export function latestTrainRecords(lines: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  const trains = new Map<number, Record<string, unknown>>();
+  for (const l of lines)
+    if (l['kind'] === 'train' && num(l['id']) !== null && l['mediaType'] !== 'audio') trains.set(num(l['id']) as number, l);
+  return [...trains.values()];
 }
 
 /** "bytes=a-b" or "a-b" → "a-b". */

@@ -123,6 +123,7 @@ export class RestartRun {
   private readonly curve: RestartPoint[] = [];
   private mediaSec = 0;
   private worstSec = 0;
+  private caughtUpAtSec: number | null = null;
   private done = false;
 
   constructor(readonly startMs: number) {}
@@ -141,7 +142,8 @@ export class RestartRun {
     this.curve.push({ atSec, bits });
     this.worstSec = Math.max(this.worstSec, atSec - this.mediaSec);
     if (mediaSec > 0 && Number.isFinite(mediaSec)) this.mediaSec += mediaSec;
-    this.done = (this.mediaSec > 0 && this.mediaSec >= atSec) || this.curve.length >= RESTART_MAX_POINTS;
+    if (this.mediaSec > 0 && this.mediaSec >= atSec) this.caughtUpAtSec = atSec;
+    this.done = this.caughtUpAtSec !== null || this.curve.length >= RESTART_MAX_POINTS;
     return this.done;
   }
 
@@ -157,6 +159,11 @@ export class RestartRun {
   /** The delivery curve so far. */
   get points(): readonly RestartPoint[] {
     return this.curve;
+  }
+
+  /** When the media delivered caught up with the time elapsed, seconds after the start (null: not, or not yet). */
+  get caughtUpSec(): number | null {
+    return this.caughtUpAtSec;
   }
 
   /** The draw-down measured: the largest of each arrival's time less the media that arrived before it, seconds. */

@@ -44,6 +44,7 @@ describe('RestartRun', () => {
     expect(r.drawDownSec).toBeCloseTo(20 - 4, 9); // the second segment: 20 s less the 4 s before it
     expect(r.arrived(25_000, 500_000, 4)).toBe(true); // 24 s, 24 s of media: caught up
     expect(r.over).toBe(true);
+    expect(r.caughtUpSec).toBe(24);
     expect(r.arrived(26_000, 500_000, 4)).toBe(true); // nothing more goes on the curve
     expect(r.points.map((p) => [p.atSec, p.bits])).toEqual([
       [12.5, 4e6],
@@ -91,6 +92,7 @@ describe('RestartRun', () => {
     for (let i = 1; i <= RESTART_MAX_POINTS && !over; i++) over = r.arrived(i * 10_000, 10_000, 4);
     expect(over).toBe(true);
     expect(r.points).toHaveLength(RESTART_MAX_POINTS);
+    expect(r.caughtUpSec).toBeNull(); // over by the cap, not by catching up
   });
 });
 
