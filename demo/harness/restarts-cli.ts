@@ -4,7 +4,9 @@
 // regime), how its video arrived, and the stalls while it ran, with the
 // buffer that ran out. Takes a player log or an A/B run folder (every
 // player-<port>.jsonl in it; times from the measuring window's start in
-// summary.json when there is one). Reads files only.
+// summary.json when there is one; whether each train began on a new
+// connection from origin-<port>.log when it is beside the log). Reads files
+// only.
 
 import * as fs from 'fs';
 import * as path from 'path';
@@ -13,7 +15,7 @@ import { CliIo, processIo, reportError } from '../../src/cli/io';
 import { runMain } from '../../src/cli/run-main';
 import { num, readJsonl } from '../testbed/jsonl';
 import { alignColumns } from './format';
-import { restartRows, stallCount, STALL_BUFFER_MARGIN_SEC, type RestartRow } from './restarts';
+import { restartRows, servingConnections, stallCount, STALL_BUFFER_MARGIN_SEC, type RestartRow } from './restarts';
 
 const SPEC: OptionsSpec = {
   'segment-sec': { kind: 'value' },
@@ -40,6 +42,10 @@ the start; draw-down s = the largest of each video segment's arrival less the
 media that arrived before it, until the media delivered caught up with the
 time elapsed (caught up s; "–": not within the train), from the train's
 record or, in logs without one (*), recomputed from the segment records;
+conn = "new" where the train's first video segment came on another origin
+connection than the previous train's last (the connection was closed during
+the pause, so the restart paid a handshake and a fresh slow start), from
+origin-<port>.log beside the log ("–" without it);
 stalls = each stall's time into the train and the buffer that ran out (the
 one ${STALL_BUFFER_MARGIN_SEC} s or more below the other at the poll before), "both" when neither.
 
@@ -69,6 +75,14 @@ function windowStartMs(playerLog: string): number | null {
   return fromS === null ? null : fromS * 1000;
 }
 
+/** The origin's access log beside a player log (origin-<port>.log for player-<port>.jsonl): the connection of each range; null without one. */
+function originConnections(playerLog: string): Map<string, number> | null {
+  const m = /^player-(\d+)\.jsonl$/.exec(path.basename(playerLog));
+  if (!m) return null;
+  const file = path.join(path.dirname(playerLog), `origin-${m[1] as string}.log`);
+  return fs.existsSync(file) ? servingConnections(readJsonl(file)) : null;
+}
+
 const sec = (v: number | null, digits = 1): string => (v === null ? '–' : v.toFixed(digits));
 
 function table(rows: readonly RestartRow[], t0Ms: number): string[] {
@@ -83,6 +97,7 @@ function table(rows: readonly RestartRow[], t0Ms: number): string[] {
     'first s',
     'draw-down s',
     'caught up s',
+    'conn',
     'stalls',
   ];
   const body = rows.map((r) => [
@@ -96,6 +111,7 @@ function table(rows: readonly RestartRow[], t0Ms: number): string[] {
     sec(r.firstSegmentSec),
     r.drawDownSec === null ? '–' : `${r.drawDownSec.toFixed(1)}${r.drawDownFrom === 'segments' ? '*' : ''}`,
     sec(r.caughtUpSec),
+    r.newConnection === null ? '–' : r.newConnection ? 'new' : 'same',
     r.stalls.map((s) => `${s.atSec.toFixed(0)} s ${s.buffer}`).join(', ') || '–',
   ]);
   return alignColumns([header, ...body], '  ');
@@ -105,9 +121,12 @@ function describe(playerLog: string, rows: readonly RestartRow[], stalls: number
   const restarts = rows.filter((r) => r.restart);
   const atRestarts = restarts.reduce((n, r) => n + r.stalls.length, 0);
   const covered = restarts.filter((r) => r.drawDownSec !== null && r.resumeBufferSec !== null && r.resumeBufferSec >= r.drawDownSec).length;
+  const known = rows.filter((r) => r.newConnection !== null);
+  const fresh = known.filter((r) => r.newConnection === true).length;
   return [
     `${playerLog}: ${rows.length} trains after the first, ${restarts.length} after a pause long enough for a restart; ` +
       `${atRestarts} of ${stalls} stalls in the log came during those; ${covered} of ${restarts.length} resumed with at least their draw-down buffered` +
+      (known.length > 0 ? `; ${fresh} of ${known.length} began on a new connection` : '') +
       (fromWindow ? '' : ' (no summary.json: times from the first train)'),
     ...table(rows, t0Ms),
     '',
@@ -146,7 +165,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         continue;
       }
       read += 1;
-      const rows = restartRows(records, segmentSec);
+      const rows = restartRows(records, segmentSec, originConnections(log) ?? undefined);
       const windowMs = windowStartMs(log);
       const t0Ms = windowMs ?? Math.min(...trains.map((t) => num(t['startMs']) ?? Infinity));
       if (json) io.stdout.write(`${JSON.stringify({ playerLog: log, windowStartMs: windowMs, restarts: rows })}\n`);

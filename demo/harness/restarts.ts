@@ -10,11 +10,16 @@
 // one (`restartDrawDownSec`); older logs have none, and it is recomputed
 // from the segment records with the same rule (RestartRun), each media
 // segment taken as `segmentSec` long (the logs do not carry durations).
+// With the origin's access log beside it, each train also says whether it
+// began on a new connection (the previous train's went away during the
+// pause: an idle limit at the browser's side or the server's), which a
+// restart pays with a handshake and a slow start that has no threshold yet.
 // Reads records only: no I/O here.
 
 import { restartIdleSec, RestartRun } from '../../src/train/restart-reserve';
 import { num } from '../testbed/jsonl';
-import { latestTrainRecords } from './wire-log';
+import { fileOf } from './media-split';
+import { bareRange, latestTrainRecords, wireRequestOf } from './wire-log';
 
 /** Which buffer ran out at a stall: one that held 0.3 s or more less than the other, or both. */
 export type StallBuffer = 'video' | 'audio' | 'both';
@@ -51,6 +56,12 @@ export interface RestartRow {
   readonly drawDownFrom: 'record' | 'segments' | null;
   /** When the media delivered caught up with the time elapsed, seconds after the start (null: not within the train). */
   readonly caughtUpSec: number | null;
+  /**
+   * The train's first video segment came on another origin connection than
+   * the previous train's last one (null: no origin log, or a segment not
+   * found in it).
+   */
+  readonly newConnection: boolean | null;
   /** Stalls between this train's start and the next one's. */
   readonly stalls: readonly RestartStall[];
 }
@@ -66,6 +77,8 @@ interface Train {
 }
 
 interface Segment {
+  /** File name and byte range: the key of its origin log line (servingConnections). */
+  readonly key: string | null;
   readonly requestMs: number;
   readonly endMs: number;
   readonly bytes: number;
@@ -109,7 +122,16 @@ function videoSegmentsOf(rows: readonly Row[]): Segment[] {
     const requestMs = num(r['requestMs']);
     const endMs = num(r['endMs']);
     if (requestMs === null || endMs === null) continue;
-    out.push({ requestMs, endMs, bytes: num(r['bytes']) ?? 0, bandwidth: num(r['bandwidth']), ok: r['status'] === 'ok' });
+    const url = typeof r['url'] === 'string' ? r['url'] : null;
+    const range = typeof r['range'] === 'string' ? r['range'] : null;
+    out.push({
+      key: url !== null && range !== null ? segmentKey(url, range) : null,
+      requestMs,
+      endMs,
+      bytes: num(r['bytes']) ?? 0,
+      bandwidth: num(r['bandwidth']),
+      ok: r['status'] === 'ok',
+    });
   }
   return out.sort((a, b) => a.requestMs - b.requestMs);
 }
@@ -125,6 +147,23 @@ function pollsOf(rows: readonly Row[]): Poll[] {
     out.push({ ms: t * 1000, rebuffers, videoBufferSec: num(p['videoBufferSec']) ?? 0, audioBufferSec: num(p['audioBufferSec']) ?? 0 });
   }
   return out.sort((a, b) => a.ms - b.ms);
+}
+
+const segmentKey = (url: string, range: string): string => `${fileOf(url)} ${bareRange(range)}`;
+
+/**
+ * The origin connection that served each media range in an origin access
+ * log (origin-<port>.log), keyed by file name and byte range; where a range
+ * was served more than once (a request re-issued), the last whole response.
+ */
+export function servingConnections(originRows: readonly Row[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of originRows) {
+    const w = wireRequestOf(r);
+    if (w === null || w.range === null || w.error !== null) continue;
+    out.set(segmentKey(w.url, w.range), w.conn);
+  }
+  return out;
 }
 
 /** The buffer that ran out: the one `STALL_BUFFER_MARGIN_SEC` or more below the other at the poll before, else both. */
@@ -166,9 +205,11 @@ function curveOf(
  * `segmentSec` is each media segment's duration for recomputing the
  * draw-down where the train's record has none.
  */
-export function restartRows(rows: readonly Row[], segmentSec: number): RestartRow[] {
+export function restartRows(rows: readonly Row[], segmentSec: number, connections?: ReadonlyMap<string, number>): RestartRow[] {
   const trains = trainsOf(rows);
   const segments = videoSegmentsOf(rows);
+  const connOf = (seg: Segment | undefined): number | null =>
+    seg === undefined || seg.key === null || connections === undefined ? null : (connections.get(seg.key) ?? null);
   const stalls = stallsOf(pollsOf(rows));
   const out: RestartRow[] = [];
   for (let i = 1; i < trains.length; i++) {
@@ -181,6 +222,9 @@ export function restartRows(rows: readonly Row[], segmentSec: number): RestartRo
     );
     const first = mine[0];
     const curve = curveOf(mine, t.startMs, segmentSec);
+    const firstConn = connOf(first);
+    const before = segments.filter((s) => s.requestMs < t.startMs);
+    const prevConn = connOf(before[before.length - 1]);
     const drawDownFrom = t.drawDownSec !== null ? 'record' : curve.drawDownSec !== null ? 'segments' : null;
     out.push({
       train: t.id,
@@ -194,6 +238,7 @@ export function restartRows(rows: readonly Row[], segmentSec: number): RestartRo
       drawDownSec: t.drawDownSec ?? curve.drawDownSec,
       drawDownFrom,
       caughtUpSec: curve.caughtUpSec,
+      newConnection: firstConn === null || prevConn === null ? null : firstConn !== prevConn,
       stalls: stalls
         .filter((s) => s.ms >= t.startMs && s.ms < nextStartMs)
         .map((s) => ({ atSec: (s.ms - t.startMs) / 1000, buffer: s.buffer, videoBufferSec: s.video, audioBufferSec: s.audio })),

@@ -2,13 +2,14 @@
 // with a train after a 30 s pause whose second segment landed 20 s in (the
 // draw-down recomputed from the segments, the time it caught up), a train
 // after a short gap with its own recorded draw-down, and stalls put on the
-// buffer that ran out and on the train they fell in; the command's table,
-// JSON and errors.
+// buffer that ran out and on the train they fell in; with the origin's log,
+// a train that began on a new connection; the command's table, JSON and
+// errors.
 
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { restartRows, stallBuffer, stallCount } from '../../../demo/harness/restarts';
+import { restartRows, servingConnections, stallBuffer, stallCount } from '../../../demo/harness/restarts';
 import { main } from '../../../demo/harness/restarts-cli';
 import { captureIo } from '../capture-io';
 
@@ -16,12 +17,40 @@ const video = (requestMs: number, endMs: number, bytes = 500_000, bandwidth = 1e
   kind: 'segment',
   mediaType: 'video',
   segmentKind: 'media',
+  url: 'http://10.0.0.2:8001/media/set/unchunked/rep-3.mp4',
+  range: `${requestMs}-${requestMs + bytes - 1}`,
   requestMs,
   endMs,
   bytes,
   bandwidth,
   status: 'ok',
 });
+
+/** The origin's log line for a segment requested at `requestMs` (its range), served on connection `conn`. */
+const served = (conn: number, requestMs: number, extra: Record<string, unknown> = {}) => ({
+  conn,
+  url: '/media/set/unchunked/rep-3.mp4',
+  range: `bytes=${requestMs}-${requestMs + 500_000 - 1}`,
+  status: 206,
+  bytes: 500_000,
+  start: requestMs / 1000,
+  end: requestMs / 1000 + 1,
+  complete: true,
+  error: null,
+  ...extra,
+});
+
+/** Train 1 and train 2's first segment on different connections; train 3 on train 2's; train 2's first re-issued after a cut. */
+function originLog(): Record<string, unknown>[] {
+  return [
+    served(1, 0),
+    served(1, 130_000, { complete: false, error: 'server-closed' }),
+    served(2, 130_000),
+    served(2, 130_100),
+    ...[0, 1, 2, 3, 4, 5].map((k) => served(2, 150_000 + k * 10)),
+    served(2, 200_000),
+  ];
+}
 
 const poll = (sec: number, rebufferCount: number, videoBufferSec: number, audioBufferSec: number) => ({
   kind: 'poll',
@@ -82,6 +111,19 @@ describe('restartRows', () => {
     expect(third).toMatchObject({ pauseSec: 0.5, restart: false, drawDownSec: 3.3, drawDownFrom: 'record', firstSegmentSec: 1 });
     expect(third?.stalls).toEqual([{ atSec: 5, buffer: 'both', videoBufferSec: 10, audioBufferSec: 10.1 }]);
     expect(stallCount(log())).toBe(3);
+    expect(rows.map((r) => r.newConnection)).toEqual([null, null]); // no origin log
+  });
+
+  test("with the origin's log: the train that began on another connection than the previous one's", () => {
+    const conns = servingConnections(originLog());
+    expect(conns.get('rep-3.mp4 130000-629999')).toBe(2); // the whole response, not the cut one
+    expect(restartRows(log(), 4, conns).map((r) => [r.train, r.newConnection])).toEqual([
+      [2, true],
+      [3, false],
+    ]);
+    // A segment the origin log does not have: unknown, not "same".
+    const partial = new Map([...conns].filter(([k]) => !k.startsWith('rep-3.mp4 0-')));
+    expect(restartRows(log(), 4, partial)[0]?.newConnection).toBeNull();
   });
 
   test('a train whose media never catches up has a draw-down but no catch-up; a train logged twice counts once', () => {
@@ -111,6 +153,12 @@ describe('sprint restarts', () => {
         .join('\n') + '\n',
     );
     fs.writeFileSync(path.join(dir, 'summary.json'), JSON.stringify({ window: { fromS: 100, toS: 400 } }));
+    fs.writeFileSync(
+      path.join(dir, 'origin-8001.log'),
+      originLog()
+        .map((r) => JSON.stringify(r))
+        .join('\n') + '\n',
+    );
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -121,9 +169,22 @@ describe('sprint restarts', () => {
     expect(out).toContain(
       '2 trains after the first, 1 after a pause long enough for a restart; 1 of 3 stalls in the log came during those',
     );
-    expect(out).toContain('0 of 1 resumed with at least their draw-down buffered');
+    expect(out).toContain('0 of 1 resumed with at least their draw-down buffered; 1 of 2 began on a new connection');
     const line = out.split('\n').find((l) => /^\s+2\s/.test(l)) as string;
-    expect(line.trim().split(/\s{2,}/)).toEqual(['2', '30', '30.0', 'yes', '1.00', '14.0', '15.0', '12.5', '16.0*', '24.0', '17 s video']);
+    expect(line.trim().split(/\s{2,}/)).toEqual([
+      '2',
+      '30',
+      '30.0',
+      'yes',
+      '1.00',
+      '14.0',
+      '15.0',
+      '12.5',
+      '16.0*',
+      '24.0',
+      'new',
+      '17 s video',
+    ]);
   });
 
   test('--json gives the rows', async () => {
