@@ -15,6 +15,7 @@ import { CliIo, processIo, reportError } from '../../src/cli/io';
 import { runMain } from '../../src/cli/run-main';
 import { num, readJsonl } from '../testbed/jsonl';
 import { alignColumns } from './format';
+import { originLogBeside } from './wire-log-cli';
 import { restartRows, servingConnections, stallCount, STALL_BUFFER_MARGIN_SEC, type RestartRow } from './restarts';
 
 const SPEC: OptionsSpec = {
@@ -75,12 +76,10 @@ function windowStartMs(playerLog: string): number | null {
   return fromS === null ? null : fromS * 1000;
 }
 
-/** The origin's access log beside a player log (origin-<port>.log for player-<port>.jsonl): the connection of each range; null without one. */
+/** The connection of each range from the origin's access log beside a player log (originLogBeside); null without one. */
 function originConnections(playerLog: string): Map<string, number> | null {
-  const m = /^player-(\d+)\.jsonl$/.exec(path.basename(playerLog));
-  if (!m) return null;
-  const file = path.join(path.dirname(playerLog), `origin-${m[1] as string}.log`);
-  return fs.existsSync(file) ? servingConnections(readJsonl(file)) : null;
+  const file = originLogBeside(playerLog);
+  return file === null ? null : servingConnections(readJsonl(file));
 }
 
 const sec = (v: number | null, digits = 1): string => (v === null ? '–' : v.toFixed(digits));

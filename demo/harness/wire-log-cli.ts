@@ -79,6 +79,14 @@ function readLines(file: string): string[] {
     .filter((l) => l.trim() !== '');
 }
 
+/** The origin's access log beside a player log of a run folder (origin-<port>.log for player-<port>.jsonl); null without one. */
+export function originLogBeside(playerLog: string): string | null {
+  const m = /^player-(\d+)\.jsonl$/.exec(path.basename(playerLog));
+  if (!m) return null;
+  const access = path.join(path.dirname(playerLog), `origin-${m[1] as string}.log`);
+  return fs.existsSync(access) ? access : null;
+}
+
 /** The logs to read: one pair, or every player of a run folder that has an origin log. */
 function logPairs(target: string, playerLog: string | null): LogPair[] {
   if (!fs.existsSync(target)) throw new UsageError(`${target}: no such file or folder`);
@@ -86,10 +94,9 @@ function logPairs(target: string, playerLog: string | null): LogPair[] {
   if (playerLog !== null) throw new UsageError('--player goes with an access log, not a run folder');
   const pairs: LogPair[] = [];
   for (const name of fs.readdirSync(target).sort()) {
-    const m = /^player-(\d+)\.jsonl$/.exec(name);
-    if (!m) continue;
-    const access = path.join(target, `origin-${m[1]}.log`);
-    if (fs.existsSync(access)) pairs.push({ accessLog: access, playerLog: path.join(target, name) });
+    const player = path.join(target, name);
+    const access = originLogBeside(player);
+    if (access !== null) pairs.push({ accessLog: access, playerLog: player });
   }
   if (pairs.length === 0) throw new UsageError(`${target}: no player-<port>.jsonl with an origin-<port>.log beside it`);
   return pairs;
