@@ -33,6 +33,16 @@ function oneSegment(bytes: number, seconds: number): RestartPoint[] {
   return [{ atSec: seconds, bits: bytes * 8 }];
 }
 
+/** A restart whose first segment lands 12.5 s in and the second 20 s in, then one a second: 500 KB segments. */
+const LATE_SECOND: Array<[atSec: number, bytes: number]> = [
+  [12.5, 500_000],
+  [20, 500_000],
+  [21, 500_000],
+  [22, 500_000],
+  [23, 500_000],
+  [24, 500_000],
+];
+
 describe('RestartRun', () => {
   test('is over once the media delivered catches up with the time elapsed', () => {
     // Over 20 minutes at BW-80 on the testbed: a restart's first two 1.0 Mbit/s segments (500 KB each,
@@ -97,14 +107,7 @@ describe('RestartRun', () => {
 });
 
 describe('projectedDrawDownSec', () => {
-  const sampled = run([
-    [12.5, 500_000],
-    [20, 500_000],
-    [21, 500_000],
-    [22, 500_000],
-    [23, 500_000],
-    [24, 500_000],
-  ]);
+  const sampled = run(LATE_SECOND);
   const curve = sampled.points;
 
   test('at the bitrate sampled it is the draw-down measured', () => {
@@ -148,16 +151,7 @@ describe('RestartReserve', () => {
 
   test("the 20-minute BW-80 stall: the reserve covers the second segment's arrival, not only the first's", () => {
     const r = new RestartReserve();
-    r.record(
-      run([
-        [12.5, 500_000],
-        [20, 500_000],
-        [21, 500_000],
-        [22, 500_000],
-        [23, 500_000],
-        [24, 500_000],
-      ]).points,
-    );
+    r.record(run(LATE_SECOND).points);
     // On the first segment alone it would be 12.5 s / 0.8 (15.6 s, and the buffer ran out at 16 s);
     // the second lands 20 s in with 4 s of media before it.
     expect(r.reserveSec({ segmentBits: 500_000 * 8, segmentSec: 4, timeoutSec: 20 })).toBeCloseTo(16 / RESTART_TIME_SHARE, 9);
