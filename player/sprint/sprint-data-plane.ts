@@ -192,6 +192,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       for (const entry of gone) this.dropEntry(entry);
       t.queue = t.queue.filter((x) => !gone.includes(x));
       t.awaitingAppendSince = null;
+      t.awaitingAppendSec = 0;
       this.ctx?.stats.count('sprint.droppedAtStreamStop', gone.length);
     }
     this.onSeeking();
@@ -214,6 +215,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const t = e.mediaType ? this.types.get(e.mediaType) : undefined;
     if (!t || !e.mediaType) return;
     t.awaitingAppendSince = null;
+    t.awaitingAppendSec = 0;
     // Let dash.js's own handlers of this append run first: a pending quality
     // switch checks for loading requests there and then empties the append
     // queue; the next segment must still count as loading at that moment.
@@ -382,8 +384,18 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     return this.ctx ? bufferLength(this.ctx.dash, type as 'video' | 'audio') : 0;
   }
 
+  /**
+   * Media seconds asked for and not yet in the buffer: the requests in
+   * flight and the response handed to dash.js whose append is not reported
+   * yet. (Without the latter, for the few milliseconds of an append a
+   * segment counted nowhere: on the testbed at BW-100 a restart's first
+   * video segment arrived 19.3 s in, the ABR switched down at once, and the
+   * audio order, seeing video no longer ahead of audio, let the next video
+   * request go 12 ms after it, ahead of audio's; audio's buffer ran out
+   * behind it — README, "Restarts, measured".)
+   */
   private inFlightSec(t: TypeState): number {
-    return t.queue.reduce((a, e) => a + (e.state === 'aborted' ? 0 : e.mediaSec), 0);
+    return t.queue.reduce((a, e) => a + (e.state === 'aborted' ? 0 : e.mediaSec), t.awaitingAppendSec);
   }
 
   private nextSegmentSec(t: TypeState): number {
@@ -436,6 +448,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         policy: new TrainPolicy({ minimumTrain: this.ctx?.minimumTrain ?? true, windowBdps: this.windowBdps() }),
         train: null,
         awaitingAppendSince: null,
+        awaitingAppendSec: 0,
         lastByteMs: 0,
         meter: new BusyPeriodMeter(),
         restart: new RestartReserve(),
@@ -665,21 +678,32 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
    * The rate video is expected to arrive at over the bitrate the ABR chose
    * last (src/train/audio-order.ts): for the whole of a restart (until its
    * media delivered catches up with the time elapsed), the video the
-   * restart has delivered over its time so far, before its first arrival
-   * the restart rate the reserve plans on (src/train/restart-reserve.ts);
-   * else the bandwidth estimate; NaN when none is known. (Taking the restart
-   * rate only while the first segment was in flight let video requests go
-   * ahead of audio's later in the restart: over 20 minutes at BW-100 audio's
-   * next segment, asked for 0.4 s after the third video segment, queued
-   * behind it and arrived 12.6 s later, after audio's buffer ran out.)
+   * restart has delivered over its time so far, the bytes of its segments
+   * still arriving included; before its first arrival no more than the
+   * restart rate the reserve plans on (RestartRun.deliveringBitsPerSec in
+   * src/train/restart-reserve.ts); else the bandwidth estimate; NaN when
+   * none is known. (Taking the restart rate only while the first segment
+   * was in flight let video requests go ahead of audio's later in the
+   * restart: over 20 minutes at BW-100 audio's next segment, asked for
+   * 0.4 s after the third video segment, queued behind it and arrived
+   * 12.6 s later, after audio's buffer ran out. Taking the planned rate
+   * until the first arrival, however long that took, did the same once
+   * more: see RestartRun.deliveringBitsPerSec.)
    */
   private videoRateRatio(t: TypeState): number {
     const bitrate = t.lastBitrate;
     if (bitrate === null || !(bitrate > 0)) return NaN;
     const run = t.restartRun?.run;
-    const restartRate = run ? (run.deliveredBitsPerSec(nowMs()) ?? t.restart.rateBitsPerSec(this.assumedRestartBitsPerSec())) : null;
+    const restartRate = run
+      ? run.deliveringBitsPerSec(nowMs(), this.restartArrivingBits(t, run), t.restart.rateBitsPerSec(this.assumedRestartBitsPerSec()))
+      : null;
     const rate = restartRate ?? this.estimates.bandwidthBitsPerSec();
     return rate !== null && rate > 0 ? rate / bitrate : NaN;
+  }
+
+  /** Bits received so far of the restart's segments still arriving. */
+  private restartArrivingBits(t: TypeState, run: RestartRun): number {
+    return t.queue.reduce((a, e) => a + (e.restartRun === run && e.state === 'loading' ? e.bytes * 8 : 0), 0);
   }
 
   private releaseAudioHold(): false {
@@ -1165,7 +1189,10 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         // its record is final once dash.js has it (segmentsServed)
         this.ctx.stats.endTransfer(head.record);
       }
-      if (head.status >= 200 && head.status <= 299) t.awaitingAppendSince = nowMs();
+      if (head.status >= 200 && head.status <= 299) {
+        t.awaitingAppendSince = nowMs();
+        t.awaitingAppendSec = head.mediaSec;
+      }
     }
   }
 
@@ -1220,6 +1247,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     for (const [type, t] of this.types) {
       if (t.awaitingAppendSince !== null && now - t.awaitingAppendSince > APPEND_WATCHDOG_MS) {
         t.awaitingAppendSince = null;
+        t.awaitingAppendSec = 0;
         this.ctx?.stats.count('sprint.appendWatchdog');
         this.release(type);
       }

@@ -60,6 +60,12 @@ export interface TypeState {
   policy: TrainPolicy;
   train: TrainRecord | null;
   awaitingAppendSince: number | null;
+  /**
+   * Media seconds of the response handed to dash.js whose append has not
+   * been reported yet (0: none): asked for, no longer in flight, not yet in
+   * the buffer.
+   */
+  awaitingAppendSec: number;
   lastByteMs: number;
   /** Read-timing bandwidth samples of this wire's busy periods (src/estimators/busy-period.ts). */
   meter: BusyPeriodMeter;

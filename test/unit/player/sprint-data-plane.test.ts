@@ -150,7 +150,7 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
 
   /** Runs `body` against a data plane installed on a fresh loopback origin, then tears both down. */
   async function withPlane(
-    opts: { origin?: Partial<OriginOptions>; transport?: TrainTransport; ctx?: Partial<DataPlaneContext> },
+    opts: { origin?: Partial<OriginOptions>; transport?: TrainTransport; ctx?: Partial<DataPlaneContext>; bufferSec?: number },
     body: (h: {
       base: string;
       stats: StatsRecorder;
@@ -163,7 +163,7 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
     const origin = await startOrigin({ mediaDir: fx.mediaDir, pageDir: fx.pageDir, distDir: fx.distDir, ...opts.origin });
     const stats = new StatsRecorder('sprint');
     const plane = new SprintDataPlane(opts.transport ?? new FetchTrainTransport());
-    const { dash, emit, loader, declined, factories } = fakeDash(10);
+    const { dash, emit, loader, declined, factories } = fakeDash(opts.bufferSec ?? 10);
     try {
       plane.install(context(dash, origin.url, stats, opts.ctx));
       const l = loader();
@@ -404,6 +404,50 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
     };
     return { sinks, scripted };
   }
+
+  // Audio on the train's connection is asked for in presentation order with
+  // the video (src/train/audio-order.ts): the next video request waits while
+  // the video asked for leads the audio asked for by a whole segment. A
+  // video segment handed to dash.js is still asked for until its append is
+  // reported: for those milliseconds it is neither in flight nor in the
+  // buffer. On the testbed the ABR switched in that gap, and the next video
+  // request went 12 ms after the segment arrived, ahead of audio's, and
+  // audio's buffer ran out behind it. Here both buffers hold 6 s (the fake's
+  // level); audio has nothing in flight; one video segment (4 s) is handed
+  // over: video leads by that segment until the append.
+  it('counts a video segment handed to dash.js as asked for until its append: the next video request waits for audio', async () => {
+    const { sinks, scripted } = scriptedTransport();
+    await withPlane({ transport: scripted, bufferSec: 6 }, async ({ base, load, emit, factories }) => {
+      const c = fakeScheduleController(factories);
+      const answer = async (seg: Segment, sink: ResponseSink, mediaType: string): Promise<void> => {
+        const at = nowMs();
+        sink.onHead(206, {}, at);
+        sink.onData(new Uint8Array(SEGMENT), at + 1);
+        sink.onEnd(at + 1);
+        await seg.ended;
+        if (mediaType === 'audio') emit('bytesAppendedEndFragment', { mediaType });
+      };
+      const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
+      const audio = segmentRequest(`${base}/video.m4s`, 'audio', 0);
+      load(audio);
+      await answer(audio, sinks[0] as ResponseSink, 'audio');
+      const video = segmentRequest(`${base}/video.m4s`, 'video', 1);
+      load(video);
+      await settle();
+      const beforeHandOver = c.calls.start;
+      await answer(video, sinks[1] as ResponseSink, 'video');
+      await settle();
+      // Handed over, not yet appended: video leads audio by 4 s. Neither Sprint's own re-run of the
+      // schedule loop nor dash.js's restart of it (after an ABR switch) may run it.
+      c.instance.startScheduleTimer(0);
+      expect(c.calls.start).toBe(beforeHandOver);
+      // Appended (the fake's level stays 6 s): video no longer leads, the loop runs.
+      emit('bytesAppendedEndFragment', { mediaType: 'video' });
+      await settle();
+      c.instance.startScheduleTimer(0);
+      expect(c.calls.start).toBeGreaterThan(beforeHandOver);
+    });
+  });
 
   // The page reads a response's bytes when the browser hands them over, and
   // behind a deep queue it hands them over in bunches: two responses ending

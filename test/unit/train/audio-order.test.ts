@@ -3,6 +3,7 @@
 // whole segment (or half the audio buffered, when that is more) and audio
 // still wants to load.
 import { allowedLeadSec, audioMayPipeline, audioOrder, type AudioOrderState } from '../../../src/train/audio-order';
+import { RestartRun } from '../../../src/train/restart-reserve';
 
 const holdVideoForAudio = (s: AudioOrderState): boolean => audioOrder(s).hold;
 
@@ -72,6 +73,33 @@ describe('audioOrder at a train that resumes after a pause (the stall it prevent
     // Either refinement alone is not enough here.
     expect(audioOrder({ ...restart, videoRateRatio: NaN }).hold).toBe(false);
     expect(audioOrder({ ...restart, videoInFlightSec: 0 }).hold).toBe(false);
+  });
+
+  it('holds the third video request of a restart slower than the one the reserve last sampled (the rate read from the time spent)', () => {
+    // The testbed's BW-100 run (README, "Restarts, measured"): a restart began at 552.4 s with two 1.35 Mbit/s
+    // segments (656 and 683 KB); at 568.3 s, the first not yet arrived, dash.js asked for a third, with 9.0 s of
+    // video and 13.0 s of audio buffered (audio one segment ahead), dash.js's audio target the video buffered + 1 s.
+    // The one restart sampled before (also after a 5 s pause) had delivered its first segment at 0.90 Mbit/s.
+    const run = new RestartRun(552_400);
+    const atMs = 568_300;
+    const bitrate = 1_350_000;
+    const planned = 902_300;
+    const thirdRequest = (videoRateRatio: number): AudioOrderState => ({
+      videoAheadSec: 9 + 8,
+      audioAheadSec: 13,
+      audioBufferSec: 13,
+      audioTargetSec: 10,
+      videoSegmentSec: 4,
+      videoInFlightSec: 8,
+      videoRateRatio,
+    });
+    // Before: the planned rate until the first arrival. Video may lead by 4.3 s: the third request went, audio's
+    // next queued behind it and arrived after audio's buffer had run out.
+    expect(audioOrder(thirdRequest(planned / bitrate)).hold).toBe(false);
+    // Now: even with the whole first segment counted as arrived, 16 s says at most 0.33 Mbit/s.
+    const rate = run.deliveringBitsPerSec(atMs, 656_072 * 8, planned) as number;
+    expect(rate).toBeLessThan(340_000);
+    expect(audioOrder(thirdRequest(rate / bitrate))).toEqual({ hold: true, awaitingVideo: true });
   });
 
   it('once audio has asked (its request in flight behind the video), video goes on', () => {

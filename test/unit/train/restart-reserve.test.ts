@@ -74,14 +74,29 @@ describe('RestartRun', () => {
     expect(r.firstBitsPerSec).toBe(2e6);
   });
 
-  test('the delivered rate counts the time since the last arrival; none before the first', () => {
+  test('the delivered rate counts the time since the last arrival, and bits still arriving; none while no time has passed', () => {
     const r = new RestartRun(0);
-    expect(r.deliveredBitsPerSec(5000)).toBeNull();
+    expect(r.deliveredBitsPerSec(0)).toBeNull();
+    expect(r.deliveredBitsPerSec(5000)).toBe(0); // 5 s and nothing arrived: nothing delivered
+    expect(r.deliveredBitsPerSec(5000, 1_000_000)).toBeCloseTo(200_000, 6);
     expect(r.firstBitsPerSec).toBeNull();
     r.arrived(10_000, 250_000, 4); // 2 Mbit in 10 s
     expect(r.deliveredBitsPerSec(10_000)).toBeCloseTo(200_000, 6);
     expect(r.deliveredBitsPerSec(20_000)).toBeCloseTo(100_000, 6);
     expect(r.deliveredBitsPerSec(5000)).toBeCloseTo(200_000, 6); // never before the last arrival
+  });
+
+  test('before its first arrival the rate is no more than the planned rate, and the time spent lowers it; after, what it delivered', () => {
+    const r = new RestartRun(0);
+    expect(r.deliveringBitsPerSec(0, 0, 900_000)).toBe(900_000); // no time yet: the plan
+    expect(r.deliveringBitsPerSec(0, 0, null)).toBeNull();
+    expect(r.deliveringBitsPerSec(1000, 2_000_000, 900_000)).toBe(900_000); // 2 Mbit/s so far: the plan still bounds it
+    expect(r.deliveringBitsPerSec(10_000, 2_000_000, 900_000)).toBeCloseTo(200_000, 6); // 10 s for 2 Mbit: slower than planned
+    expect(r.deliveringBitsPerSec(10_000, 2_000_000, null)).toBeCloseTo(200_000, 6);
+    r.arrived(10_000, 250_000, 4); // 2 Mbit in 10 s
+    // Measured from here on, faster or slower than the plan, bits still arriving included.
+    expect(r.deliveringBitsPerSec(10_000, 0, 100_000)).toBeCloseTo(200_000, 6);
+    expect(r.deliveringBitsPerSec(20_000, 2_000_000, 900_000)).toBeCloseTo(200_000, 6);
   });
 
   test('a failed segment adds its bytes and no media; end() stops it; arrivals out of order keep the curve monotone', () => {
