@@ -191,8 +191,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       if (gone.length === 0) continue;
       for (const entry of gone) this.dropEntry(entry);
       t.queue = t.queue.filter((x) => !gone.includes(x));
-      t.awaitingAppendSince = null;
-      t.awaitingAppendSec = 0;
+      t.awaitingAppend = null;
       this.ctx?.stats.count('sprint.droppedAtStreamStop', gone.length);
     }
     this.onSeeking();
@@ -214,8 +213,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private readonly onAppended = (e: { mediaType?: string }): void => {
     const t = e.mediaType ? this.types.get(e.mediaType) : undefined;
     if (!t || !e.mediaType) return;
-    t.awaitingAppendSince = null;
-    t.awaitingAppendSec = 0;
+    t.awaitingAppend = null;
     // Let dash.js's own handlers of this append run first: a pending quality
     // switch checks for loading requests there and then empties the append
     // queue; the next segment must still count as loading at that moment.
@@ -395,7 +393,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
    * behind it — README, "Restarts, measured".)
    */
   private inFlightSec(t: TypeState): number {
-    return t.queue.reduce((a, e) => a + (e.state === 'aborted' ? 0 : e.mediaSec), t.awaitingAppendSec);
+    return t.queue.reduce((a, e) => a + (e.state === 'aborted' ? 0 : e.mediaSec), t.awaitingAppend?.mediaSec ?? 0);
   }
 
   private nextSegmentSec(t: TypeState): number {
@@ -447,8 +445,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         queue: [],
         policy: new TrainPolicy({ minimumTrain: this.ctx?.minimumTrain ?? true, windowBdps: this.windowBdps() }),
         train: null,
-        awaitingAppendSince: null,
-        awaitingAppendSec: 0,
+        awaitingAppend: null,
         lastByteMs: 0,
         meter: new BusyPeriodMeter(),
         restart: new RestartReserve(),
@@ -1171,7 +1168,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         continue;
       }
       if (head.state === 'loading') return;
-      if (t.awaitingAppendSince !== null) return;
+      if (t.awaitingAppend !== null) return;
       t.queue.shift();
       if (head.state === 'failed') {
         // Video only: dash.js keeps a request aborted one by one in its
@@ -1190,8 +1187,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         this.ctx.stats.endTransfer(head.record);
       }
       if (head.status >= 200 && head.status <= 299) {
-        t.awaitingAppendSince = nowMs();
-        t.awaitingAppendSec = head.mediaSec;
+        t.awaitingAppend = { sinceMs: nowMs(), mediaSec: head.mediaSec };
       }
     }
   }
@@ -1245,9 +1241,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     const now = nowMs();
     this.checkTimeouts(now);
     for (const [type, t] of this.types) {
-      if (t.awaitingAppendSince !== null && now - t.awaitingAppendSince > APPEND_WATCHDOG_MS) {
-        t.awaitingAppendSince = null;
-        t.awaitingAppendSec = 0;
+      if (t.awaitingAppend !== null && now - t.awaitingAppend.sinceMs > APPEND_WATCHDOG_MS) {
+        t.awaitingAppend = null;
         this.ctx?.stats.count('sprint.appendWatchdog');
         this.release(type);
       }

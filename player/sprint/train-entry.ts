@@ -59,13 +59,12 @@ export interface TypeState {
   queue: Entry[];
   policy: TrainPolicy;
   train: TrainRecord | null;
-  awaitingAppendSince: number | null;
   /**
-   * Media seconds of the response handed to dash.js whose append has not
-   * been reported yet (0: none): asked for, no longer in flight, not yet in
-   * the buffer.
+   * The response handed to dash.js whose append has not been reported yet
+   * (null: none): since when, and its media seconds (asked for, no longer
+   * in flight, not yet in the buffer).
    */
-  awaitingAppendSec: number;
+  awaitingAppend: { sinceMs: number; mediaSec: number } | null;
   lastByteMs: number;
   /** Read-timing bandwidth samples of this wire's busy periods (src/estimators/busy-period.ts). */
   meter: BusyPeriodMeter;
