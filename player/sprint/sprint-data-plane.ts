@@ -53,8 +53,9 @@
  * dash.js's throughput estimate stays true.
  *
  * Faults are visible and lose nothing: a request whose connection went away
- * is re-issued (the transport says when that is safe); one that fails for
- * good is failed back to dash.js, whose own retry policy takes over.
+ * before any of its body arrived is re-issued (the transport says when that
+ * is safe); one cut after some body, or failing for good, is failed back to
+ * dash.js, whose own retry policy and the segment rescue take over.
  *
  * Size (about 1200 lines): one state machine: a request's life (issue, bytes, end,
  * failure, re-issue, abort), the train it belongs to and the in-order release
@@ -1066,6 +1067,9 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private onError(entry: Entry, reason: string, retryable: boolean): void {
     if (entry.state !== 'loading') return;
     const ctx = this.ctx;
+    // Only a request that delivered no body is sent again: a response cut mid-body would be cut again and its
+    // copies take the link from the rescue's lower rung (docs/design/rescue.md).
+    const bodyArrived = entry.bytes > 0;
     entry.failedBytes = Math.max(entry.failedBytes, entry.bytes);
     entry.pieces = [];
     entry.bytes = 0;
@@ -1073,7 +1077,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     entry.firstByteMs = null;
     // The reissue may go out on a new connection whose byte counter is not the one the meter read last.
     this.kernelBytes.markIdle();
-    if (retryable && entry.reissues < MAX_REISSUES) {
+    if (retryable && !bodyArrived && entry.reissues < MAX_REISSUES) {
       entry.reissues += 1;
       ctx?.stats.count('sprint.reissued');
       this.send(entry);

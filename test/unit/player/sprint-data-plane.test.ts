@@ -300,6 +300,30 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
     });
   });
 
+  // A response cut before any of its body arrived is sent again; one cut after
+  // some body fails back to dash.js at once, so the segment rescue can ask for
+  // it lower instead of copies of it taking the link.
+  it.each([
+    ['before any body', 'sent again and arrives whole', 0, 206, 1],
+    ['after 4 KB of body', 'failed back at once with the bytes it got', 4_000, 0, undefined],
+  ] as const)('a response cut %s is %s', async (_when, _what, resetAfterBytes, status, reissued) => {
+    // (the fault spares the manifest, which the RTT probe reads)
+    const origin = { resetAfterBytes, resetWith: 'fin' as const, faultPath: 'video.m4s', resetCount: 1 };
+    await withPlane({ origin }, async ({ base, stats, load }) => {
+      const seg = segmentRequest(`${base}/video.m4s`, 'video', 0);
+      load(seg);
+      await seg.ended;
+      expect(seg.response.status).toBe(status);
+      expect(stats.counters['sprint.reissued']).toBe(reissued);
+      if (status === 206) {
+        expect(Buffer.from(seg.response.data as ArrayBuffer).equals(fx.video.subarray(0, SEGMENT))).toBe(true);
+      } else {
+        expect(seg.request.customData.sprintFailure).toMatchObject({ timedOut: false, bytes: resetAfterBytes });
+        expect(stats.segments.toArray().map((x) => x.status)).toEqual(['error']);
+      }
+    });
+  });
+
   // A failed request goes back to dash.js only after the requests queued
   // behind it were aborted, latest first: dash.js then asks again from the
   // segment after the failed one (or from the failed one, when the segment
