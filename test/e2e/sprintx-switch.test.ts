@@ -4,11 +4,16 @@
  * expanded transfers take seconds and a switch lands while one is in flight:
  *   - forcing a switch through the dash.js API cancels the in-flight transfer
  *     (the origin's log shows that response cut short), later segments come
- *     from the new representation, and playback keeps advancing;
+ *     from the new representation, and playback keeps advancing. A cancel
+ *     needs dash.js to ask for a segment while the transfer still runs: 4 MB
+ *     chunks and a buffer target past the content's end keep it asking, and
+ *     the test switches again (at most 3 times) if the transfer it named
+ *     ended before dash.js asked;
  *   - dash.js's own throughput estimate stays within a sensible factor of the
  *     throughput measured on the wire (segments served from a stream must not
  *     look like cache hits or vanish from its estimate).
  */
+import type { SprintStats, TransferRecord } from '../../player/stats/types';
 import { demoUrl, mediaRecords, startStack, switchVideoByHand, waitForPlayback, waitForStats, type Stack } from './support/playback';
 
 const RATE = 8e6;
@@ -17,7 +22,7 @@ describe('sprint-x on a paced origin', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({ rateLimitBitsPerSec: RATE });
-    await stack.page.goto(demoUrl(stack.origin, { layout: 'unchunked', mode: 'sprint-x' }));
+    await stack.page.goto(demoUrl(stack.origin, { layout: 'unchunked', mode: 'sprint-x', chunk: '4000000', buffer: '900' }));
   });
   afterAll(async () => {
     await stack?.close();
@@ -47,24 +52,36 @@ describe('sprint-x on a paced origin', () => {
   });
 
   it('cancels the in-flight transfer on a forced bitrate switch and keeps playing', async () => {
-    const before = await waitForStats(
-      stack.page,
-      'a video transfer in flight',
-      (s) => s.transfers.some((t) => t.via === 'sprint-x' && t.endMs === null && /rep-\d+\.mp4$/.test(t.url) && !/rep-5/.test(t.url)),
-      60_000,
-    );
-    const inflight = before.transfers.filter((t) => t.via === 'sprint-x' && t.endMs === null && !/rep-5/.test(t.url));
-    const fromRep = Number(/rep-(\d+)\.mp4$/.exec(inflight[inflight.length - 1]?.url ?? '')?.[1]);
-    const toIndex = fromRep === 0 ? 1 : 0;
-    await switchVideoByHand(stack.page, toIndex);
-    const atSwitch = before.playback.currentTimeSec;
+    const inFlight = (s: SprintStats): TransferRecord | undefined =>
+      s.transfers.filter((t) => t.via === 'sprint-x' && t.endMs === null && /rep-\d+\.mp4$/.test(t.url) && !/rep-5/.test(t.url)).pop();
+    let named: TransferRecord | undefined;
+    let toIndex = 0;
+    let atSwitch = 0;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const before = await waitForStats(stack.page, 'a video transfer in flight', (s) => inFlight(s) !== undefined, 60_000);
+      named = inFlight(before)!;
+      const fromRep = Number(/rep-(\d+)\.mp4$/.exec(named.url)?.[1]);
+      toIndex = fromRep === 0 ? 1 : 0;
+      atSwitch = before.playback.currentTimeSec;
+      await switchVideoByHand(stack.page, toIndex);
+      const id = named.id;
+      const settled = await waitForStats(
+        stack.page,
+        `transfer ${id} to be cancelled or to end`,
+        (s) => s.transfers.some((t) => t.id === id && (t.cancelled || t.endMs !== null)),
+        60_000,
+      );
+      if (settled.transfers.some((t) => t.id === id && t.cancelled)) break;
+      process.stderr.write(`attempt ${attempt}: transfer ${id} ended before dash.js asked for a segment of the new rung\n`);
+    }
+    const startedAfter = named?.startMs ?? 0;
 
     const after = await waitForStats(
       stack.page,
       'the switch to take effect and playback to go on',
       (s) =>
         s.transfers.some((t) => t.via === 'sprint-x' && t.cancelled) &&
-        s.transfers.some((t) => t.url.endsWith(`rep-${toIndex}.mp4`) && t.segmentsServed > 0 && t.startMs > (inflight[0]?.startMs ?? 0)) &&
+        s.transfers.some((t) => t.url.endsWith(`rep-${toIndex}.mp4`) && t.segmentsServed > 0 && t.startMs > startedAfter) &&
         s.playback.currentTimeSec > atSwitch + 8,
       120_000,
     );

@@ -171,8 +171,10 @@ describe('sprint ab --primer (root)', () => {
 // `--primer LEAD:playing+OVERLAP`: the primer stays until OVERLAP after the
 // player started playing, as the player's own log shows it (its first poll
 // with a startup delay), and leaves before measuring begins.
+// The page is preloaded: behind the primer and the bulk flow its bundle alone took 14 s to load, which on a
+// slower machine brought playing too near the primer's latest stop.
 describe('sprint ab --primer …:playing+… (root)', () => {
-  const block = runForBlock('sprint-ab-primer-playing-', [...PLAYER, '--warmup', '45s', '--primer', '8s:playing+4s']);
+  const block = runForBlock('sprint-ab-primer-playing-', [...PLAYER, '--warmup', '45s', '--primer', '8s:playing+4s', '--preload-pages']);
 
   it('stopped the primer OVERLAP after the player started playing, before measuring began', () => {
     const { dir, result } = block();
