@@ -23,6 +23,7 @@ const COMMANDS = {
     module: 'dist/demo/harness/restarts-cli.js',
     summary: "Sprint's trains after a pause in a player's log: resume buffer, reserve, draw-down, stalls",
   },
+  compact: { module: 'dist/demo/harness/compact-cli.js', summary: "store a results folder's raw run files compressed" },
 };
 
 const EXIT_USAGE = 2;

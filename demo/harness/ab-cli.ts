@@ -13,6 +13,7 @@ import { CliIo, processIo, reportError } from '../../src/cli/io';
 import { parseSeconds } from '../../src/units';
 import { CONGESTION_CONTROLS, CongestionControl } from '../testbed/topology';
 import { checkCanRun, runAb } from './ab';
+import { compactFolder } from './compact';
 import { durationLabel } from './format';
 import { crossConditions, joinGridWords, parseGrid, parseQueues, parseRates } from './grid';
 import { formatShard, parseShard, planHash, shardPlan, ShardRecord } from './shard';
@@ -62,6 +63,7 @@ const SPEC: OptionsSpec = {
   results: { kind: 'value' },
   resume: { kind: 'flag' },
   'keep-going': { kind: 'flag' },
+  'keep-raw': { kind: 'flag' },
   'page-query': { kind: 'value' },
   'dry-run': { kind: 'flag' },
   shard: { kind: 'value' },
@@ -157,6 +159,8 @@ Output:
                          their folders with sprint report --out DIR DIR1 DIR2 … (ab.json records
                          the shard and the full plan's hash; recipes in demo/harness/recipes/)
   --keep-going           go on after a failed run (default: stop)
+  --keep-raw             leave the raw run files plain (default: compressed to NAME.gz once the
+                         report is written, as sprint compact does; every reader takes either)
   --parallel P           make up to P runs at once, each in its own network namespaces (default 1;
                          at most ${MAX_PARALLEL}). NOT measured as harmless: on a 2-core machine two runs share
                          the CPU (Chromium, tcpdump, origins) and may change each other's figures;
@@ -165,7 +169,7 @@ Output:
   -v, --verbose          testbed and browser diagnostics on stderr
   -h, --help             this help
 
-Writes DIR/ab.json, DIR/runs/<rate>-<queue>/<variant>/r<k>/ (raw JSON lines),
+Writes DIR/ab.json, DIR/runs/<rate>-<queue>/<variant>/r<k>/ (raw JSON lines, compressed),
 DIR/summary.json, DIR/summary.md and DIR/report.html. Rebuild with sprint report DIR.
 `;
 
@@ -183,6 +187,7 @@ export interface ParsedAb {
   readonly pageQuery: string;
   readonly resume: boolean;
   readonly keepGoing: boolean;
+  readonly keepRaw: boolean;
   readonly dryRun: boolean;
   readonly verbose: boolean;
 }
@@ -318,6 +323,7 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
     pageQuery,
     resume: flag('resume'),
     keepGoing: flag('keep-going'),
+    keepRaw: flag('keep-raw'),
     dryRun: flag('dry-run'),
     verbose: flag('verbose'),
   };
@@ -406,6 +412,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     });
     if (result.report) {
       io.stdout.write(`${result.report.files.summaryMd}\n${result.report.files.reportHtml}\n`);
+      if (!parsed.keepRaw) compactFolder(path.join(parsed.resultsDir, 'runs'));
     }
     if (result.status === 'interrupted') return 130;
     return result.status === 'ok' ? 0 : 1;

@@ -14,6 +14,7 @@ import { OptionsSpec, parseArgs, parseNumber, UsageError } from '../../src/cli/a
 import { CliIo, processIo, reportError } from '../../src/cli/io';
 import { runMain } from '../../src/cli/run-main';
 import { num, readJsonl } from '../testbed/jsonl';
+import { plainName } from '../testbed/raw-files';
 import { alignColumns } from './format';
 import { originLogBeside } from './wire-log-cli';
 import { restartRows, servingConnections, stallCount, STALL_BUFFER_MARGIN_SEC, type RestartRow } from './restarts';
@@ -58,8 +59,7 @@ one ${STALL_BUFFER_MARGIN_SEC} s or more below the other at the poll before), "b
 function playerLogs(target: string): string[] {
   if (!fs.existsSync(target)) throw new UsageError(`${target}: no such file or folder`);
   if (!fs.statSync(target).isDirectory()) return [target];
-  const logs = fs
-    .readdirSync(target)
+  const logs = [...new Set(fs.readdirSync(target).map(plainName))]
     .filter((n) => /^player-\d+\.jsonl$/.test(n))
     .sort()
     .map((n) => path.join(target, n));

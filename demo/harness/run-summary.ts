@@ -11,6 +11,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'fs';
 import * as path from 'path';
 import { num, readJsonl } from '../testbed/jsonl';
+import { rawFileExists } from '../testbed/raw-files';
 import { bytesInWindow, FlowSeries, meetTimeS, Summary, summarize, unfairness, Window } from '../testbed/metrics';
 import { readWireSeries } from '../testbed/wire-series';
 import type { FlowRecord } from '../testbed/flow-log';
@@ -184,7 +185,7 @@ export function loadRunData(runDir: string): RunData {
   if (record.format !== RUN_FORMAT) throw new Error(`${recordPath}: not a run record (format ${JSON.stringify(record.format)})`);
   const opt = <T>(name: string, read: (p: string) => T, empty: T): T => {
     const p = path.join(runDir, name);
-    return existsSync(p) ? read(p) : empty;
+    return rawFileExists(p) ? read(p) : empty;
   };
   const players: Record<string, PlayerLine[]> = {};
   const origins: Record<string, Array<Record<string, unknown>>> = {};

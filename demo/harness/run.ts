@@ -32,6 +32,7 @@
 // schedule, page preload, summary) live in their own modules.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { removeRawFiles } from './compact';
 import * as os from 'os';
 import * as path from 'path';
 import { WireCapture, WireCaptureSummary } from '../testbed/capture';
@@ -206,6 +207,8 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
   const log = options.log ?? ((): void => undefined);
   const dir = path.join(options.resultsDir, spec.dir);
   mkdirSync(dir, { recursive: true });
+  // A run made again (--resume after a failure) starts from no raw file: the writers append.
+  removeRawFiles(dir);
   const file = (name: string): string => path.join(dir, name);
   const flows = flowsOf(spec.variant, settings.bulkFlows);
   const schedule = settings.schedule;

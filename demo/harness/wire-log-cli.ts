@@ -11,6 +11,7 @@ import * as path from 'path';
 import { OptionsSpec, parseArgs, UsageError } from '../../src/cli/args';
 import { CliIo, processIo, reportError } from '../../src/cli/io';
 import { readJsonl } from '../testbed/jsonl';
+import { plainName, rawFileExists, readRawText } from '../testbed/raw-files';
 import {
   Burst,
   bursts,
@@ -73,18 +74,20 @@ interface LogPair {
 }
 
 function readLines(file: string): string[] {
-  return fs
-    .readFileSync(file, 'utf8')
+  return readRawText(file)
     .split('\n')
     .filter((l) => l.trim() !== '');
 }
 
-/** The origin's access log beside a player log of a run folder (origin-<port>.log for player-<port>.jsonl); null without one. */
+/**
+ * The origin's access log beside a player log of a run folder (origin-<port>.log for player-<port>.jsonl, either
+ * plain or compressed); null without one. Returns the plain name: readers take it (raw-files.ts).
+ */
 export function originLogBeside(playerLog: string): string | null {
-  const m = /^player-(\d+)\.jsonl$/.exec(path.basename(playerLog));
+  const m = /^player-(\d+)\.jsonl$/.exec(plainName(path.basename(playerLog)));
   if (!m) return null;
   const access = path.join(path.dirname(playerLog), `origin-${m[1] as string}.log`);
-  return fs.existsSync(access) ? access : null;
+  return rawFileExists(access) ? access : null;
 }
 
 /** The logs to read: one pair, or every player of a run folder that has an origin log. */
@@ -93,7 +96,7 @@ function logPairs(target: string, playerLog: string | null): LogPair[] {
   if (!fs.statSync(target).isDirectory()) return [{ accessLog: target, playerLog }];
   if (playerLog !== null) throw new UsageError('--player goes with an access log, not a run folder');
   const pairs: LogPair[] = [];
-  for (const name of fs.readdirSync(target).sort()) {
+  for (const name of [...new Set(fs.readdirSync(target).map(plainName))].sort()) {
     const player = path.join(target, name);
     const access = originLogBeside(player);
     if (access !== null) pairs.push({ accessLog: access, playerLog: player });
@@ -179,9 +182,9 @@ export function trainIdleFlagged(w: TrainOnWire): boolean {
 
 /** The player port's bins from the run's wire capture beside an origin-<port>.log, or null (no capture, or another log). */
 export function portBinsBeside(accessLog: string): PortBins | null {
-  const m = /^origin-(\d+)\.log$/.exec(path.basename(accessLog));
+  const m = /^origin-(\d+)\.log$/.exec(plainName(path.basename(accessLog)));
   const capture = path.join(path.dirname(accessLog), 'wire.jsonl');
-  if (!m || !fs.existsSync(capture)) return null;
+  if (!m || !rawFileExists(capture)) return null;
   const series = readWireSeries(capture, 'bytes');
   const bytes = series.bytes[m[1] as string];
   return bytes ? { t0Ms: series.t0S * 1000, binMs: series.binS * 1000, bytes } : null;

@@ -3,7 +3,8 @@
 // back with the file name and line number in any error; `num` reads one
 // numeric field of such a record.
 
-import { createWriteStream, readFileSync, WriteStream } from 'fs';
+import { createWriteStream, WriteStream } from 'fs';
+import { readRawText } from './raw-files';
 
 export class JsonlWriter {
   private readonly stream: WriteStream;
@@ -34,9 +35,9 @@ export class JsonlWriter {
   }
 }
 
-/** Reads every record of a JSON-lines file. */
+/** Reads every record of a JSON-lines file, plain or compressed beside its name (raw-files.ts). */
 export function readJsonl<T = Record<string, unknown>>(path: string): T[] {
-  const text = readFileSync(path, 'utf8');
+  const text = readRawText(path);
   const out: T[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
