@@ -1,7 +1,7 @@
 /**
  * `npx sprint content` / `npm run content`: generates a demo content set if it is missing.
  *
- *   sprint content [--set demo|test|eval|bwx|bwx2|NAME] [--duration SECONDS] [--media DIR] [--force]
+ *   sprint content [--set demo|test|eval|eval-light|bwx|bwx2|NAME] [--duration SECONDS] [--media DIR] [--force]
  *
  * Progress goes to stderr (encode progress every 10 %; "nothing to do" when the set is already
  * complete and made by the current recipe); on success stdout gets one JSON line with the set folder, its manifests
@@ -13,7 +13,7 @@ import { contentDir, defaultMediaRoot, ensureContent } from './generate';
 import { BWX2_LADDER, BWX_LADDER, DEFAULT_DURATION_SEC, EVAL_LADDER, VIDEO_LADDER } from './recipe';
 import { runMain } from '../../src/cli/run-main';
 
-const USAGE = `Usage: sprint content [--set demo|test|eval|bwx|bwx2|NAME] [--duration SECONDS] [--media DIR] [--force]
+const USAGE = `Usage: sprint content [--set demo|test|eval|eval-light|bwx|bwx2|NAME] [--duration SECONDS] [--media DIR] [--force]
 
 Generates a DASH content set (H.264 CBR rungs + AAC, 4 s segments) in two layouts, chunked/
 (SegmentTemplate) and unchunked/ (SegmentBase, byte ranges), unless it already exists and was made
@@ -22,6 +22,8 @@ by the current recipe (then: nothing to do). Progress goes to stderr.
                       demo = ${DEFAULT_DURATION_SEC.demo} s, test = ${DEFAULT_DURATION_SEC.test} s: ${VIDEO_LADDER.length} rungs 300 kbit/s..6 Mbit/s
                       eval = ${DEFAULT_DURATION_SEC.eval} s: ${EVAL_LADDER.length} rungs 300 kbit/s..20 Mbit/s (the evaluation grid, 20-minute
                       runs; ~10 GB per layout, minutes of CPU: generate it once, not on a loaded machine)
+                      eval-light = eval's rungs, all at 320x180: the same segment bytes, a fraction
+                      of the decoding CPU (the 25 Mbit/s cells on a 2-core machine)
                       bwx = ${DEFAULT_DURATION_SEC.bwx} s: ${BWX_LADDER.length} rungs, the demo ladder plus 0.85..1.35 Mbit/s (BW-x
                       at a 1.5 Mbit/s fair share, paper Fig. 11)
                       bwx2 = ${DEFAULT_DURATION_SEC.bwx2} s: ${BWX2_LADDER.length} rungs, bwx plus 0.45 and 0.6 Mbit/s (steps of

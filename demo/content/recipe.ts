@@ -57,6 +57,14 @@ export const EVAL_LADDER: readonly VideoRung[] = [
 ];
 
 /**
+ * The evaluation ladder's bitrates at one small picture (`--set eval-light`): segment bytes are what
+ * the data plane meets, and CBR with HRD filler carries them at any size, while decoding a 540p rung
+ * at 9-20 Mbit/s took much of the 2-core test machine at 25 Mbit/s. Filler NAL units are dropped
+ * before decoding, so every rung here costs the browser about what the bottom rung does.
+ */
+export const EVAL_LIGHT_LADDER: readonly VideoRung[] = EVAL_LADDER.map(({ bandwidth }) => ({ bandwidth, width: 320, height: 180 }));
+
+/**
  * The BW-x ladder (`--set bwx`, paper §V-C / Fig. 11). A BW-x rule plays the highest rung under x %
  * of its estimate; with the demo ladder's 0.7 → 1.5 Mbit/s step that is 0.7 Mbit/s for every x from
  * 47 to 99 % of a 1.5 Mbit/s fair share (the 3 Mbit/s, one-bulk-flow setting), so a paused-regime
@@ -113,6 +121,7 @@ export const SET_RECIPES: Readonly<Record<string, SetRecipe>> = {
   demo: { ladder: VIDEO_LADDER, level: X264.level, defaultDurationSec: 600 },
   test: { ladder: VIDEO_LADDER, level: X264.level, defaultDurationSec: 120 },
   eval: { ladder: EVAL_LADDER, level: '4.0', defaultDurationSec: 1500 },
+  'eval-light': { ladder: EVAL_LIGHT_LADDER, level: '4.0', defaultDurationSec: 1500 },
   bwx: { ladder: BWX_LADDER, level: X264.level, defaultDurationSec: 600 },
   bwx2: { ladder: BWX2_LADDER, level: X264.level, defaultDurationSec: BWX2_MIN_DURATION_SEC },
 };

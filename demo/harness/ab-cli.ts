@@ -90,6 +90,7 @@ Players and content:
   --layout L             unchunked (one file per representation) or chunked (default unchunked)
   --set NAME             content set: demo (10 min, ladder to 6 Mbit/s), test (2 min), eval
                          (25 min, ladder to 20 Mbit/s: the grid's fair shares and 20-minute runs),
+                         eval-light (eval's rungs at 320x180: the same bytes, little decoding CPU),
                          bwx (10 min, the demo ladder plus rungs 0.85-1.35 Mbit/s: BW-x, paper Fig. 11)
                          or bwx2 (35 min, bwx plus 0.45 and 0.6 Mbit/s: BW-50 too; 25-minute runs) (default demo)
   --page-query Q         extra query parameters for the player page, e.g. transport=fetch

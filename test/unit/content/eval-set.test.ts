@@ -217,3 +217,25 @@ describe('the bwx2 content set', () => {
     expect(under(rates)).toBe(600_000);
   });
 });
+
+describe('the eval-light content set', () => {
+  const r = setRecipe('eval-light');
+
+  it("has eval's bitrates, length and level at one small picture", () => {
+    expect(r.ladder.map((x) => x.bandwidth)).toEqual(EVAL_LADDER.map((x) => x.bandwidth));
+    expect(r.defaultDurationSec).toBe(setRecipe('eval').defaultDurationSec);
+    expect(r.level).toBe('4.0');
+    for (const rung of r.ladder) expect([rung.width, rung.height]).toEqual([320, 180]);
+  });
+
+  it('is encoded as near-CBR with HRD filler at every rung, so the bytes are there without the pixels', () => {
+    const args = encodeArgs(12, 'out.mp4', r);
+    expect(args.join(' ')).toContain('nal-hrd=cbr');
+    r.ladder.forEach((rung, i) => {
+      expect(args).toContain(`testsrc2=size=320x180:rate=${FRAME_RATE}:duration=12`);
+      const rate = args[args.indexOf(`-b:v:${i}`) + 1];
+      for (const k of ['maxrate', 'minrate', 'bufsize']) expect(args[args.indexOf(`-${k}:v:${i}`) + 1]).toBe(rate);
+      expect(parseInt(rate!, 10) * 1000).toBe(rung.bandwidth);
+    });
+  });
+});
