@@ -82,7 +82,7 @@ export const BWX_LADDER: readonly VideoRung[] = [
  * Mbit/s, so the steps are at most 0.15 Mbit/s from 0.3 to 1.5 Mbit/s. With `bwx`'s 0.3 → 0.7 step,
  * BW-50 at the 3 Mbit/s testbed's fair share (1.43 Mbit/s measured, audio 0.128 of it: video's
  * budget 0.65 Mbit/s) plays 0.3 Mbit/s, and a run measures how far ahead one minimum train fills the
- * buffer on that rung, not the data plane (README, Fig. 11). `bwx` is kept as it was: the committed
+ * buffer on that rung, not the data plane (docs/results.md, Fig. 11). `bwx` is kept as it was: the committed
  * runs that played it rebuild against it. Long enough for the paper's 25-minute Fig. 11 runs
  * (BWX2_MIN_DURATION_SEC).
  */

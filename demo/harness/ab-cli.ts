@@ -129,8 +129,8 @@ Time:
                          delays (at least 10 s) before measuring begins (e.g. 30s:playing+20s, for
                          slow links, where a player takes tens of seconds to start). Without a primer
                          the first connections open on an idle link, and Linux cubic favours the
-                         flow that opened later by 5-20 points (README: "Which connection once saw
-                         an empty queue"). Not a flow of the run: left out of the fair share, the
+                         flow that opened later by 5-20 points (demo/results/README.md: "Which
+                         connection once saw an empty queue"). Not a flow of the run: left out of the fair share, the
                          tables and the plots (the report names it in its settings)
   --preload-pages        load every player page and the player bundle on the idle link before
                          anything of the run starts (before the primer), close the connections

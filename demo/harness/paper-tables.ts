@@ -1,19 +1,14 @@
-// The README's compact tables of the paper's evaluation (§V: Fig. 6, Table I,
-// Fig. 11, the competitors of §V-B), built from committed results folders.
-// An index (demo/results/paper.json) names the folders that feed each
-// figure; their runs are pooled per figure (folders of one figure must share
-// their settings, apart from the players' origin; in Fig. 6 a row may come
-// from a folder of other settings, never from two, and the line under the
-// table names it and what differs; the competitors' table gives each folder
-// rows of its own, so its folders may differ) and folded into median
-// [min–max] (runs) cells by aggregate.ts, the same figures `sprint report
-// DIR` gives per folder. A folder may replace earlier folders' runs of the
-// cells it measured again (`{"folder": …, "replaces": […]}`: a column
-// re-run on a newer build); the line under each table counts what was
-// replaced and by what. The README holds each figure between markers
-// (`<!-- paper-table: fig6 -->` … `<!-- /paper-table -->`); `sprint report
-// --paper` rewrites them and a unit test keeps them equal to what the
-// committed folders give. Pure apart from loadFolder.
+// The compact tables of the paper's evaluation (§V: Fig. 6, Table I, Fig. 11,
+// the competitors of §V-B), built from committed results folders. An index
+// (demo/results/paper.json) names the folders that feed each figure; their
+// runs are pooled per figure and folded into median [min–max] (runs) cells
+// by aggregate.ts. Folders of one figure must share their settings (a Fig. 6
+// row may come from a folder of other settings, named under the table), and
+// a folder may replace earlier folders' runs of the cells it measured again.
+// docs/results.md holds each figure between `<!-- paper-table: ID -->` and
+// `<!-- /paper-table -->` markers, and README.md the `summary` block;
+// `sprint report --paper` rewrites them and a unit test keeps them equal to
+// what the committed folders give. Pure apart from loadFolder.
 
 import { existsSync, readFileSync } from 'fs';
 import * as path from 'path';
@@ -557,6 +552,62 @@ const RENDER: Record<FigureId, (folders: readonly FolderData[]) => string[]> = {
   competitors: competitorsTable,
 };
 
+/** Runs that count in a figure's folders (a run whose player fell back to another data plane is left out). */
+function countedRuns(folders: readonly FolderData[]): number {
+  return folders.reduce((n, f) => n + f.runs.filter((r) => runFallback(r) === null).length, 0);
+}
+
+/** Sprint cells of a figure with a figure of merit, and how many of them are inside SPRINT_BAND. */
+function sprintCells(id: FigureId, folders: readonly FolderData[]): { cells: number; inBand: number } | null {
+  const found: Array<Summary | undefined> = [];
+  if (id === 'fig6') {
+    const agg = pool('fig6', folders, { cellsMayDiffer: true });
+    for (const c of playerColumns(agg).filter((x) => isSprint(x.flow)))
+      for (const cond of agg.conditions) found.push(cellOf(agg, cond.key, c.key)?.metrics.percentOfFairShare);
+  } else if (id === 'fig11' || id === 'fig11bwx2') {
+    const agg = pool(id, folders);
+    for (const cond of agg.conditions)
+      for (const x of FIG11_X) found.push(cellOf(agg, cond.key, `sprint/bw-${x}`)?.metrics.percentOfLadderExpected);
+  } else if (id === 'competitors') {
+    for (const f of folders) {
+      const agg = pool('competitors', [f]);
+      for (const cond of agg.conditions) found.push(cellOf(agg, cond.key, 'sprint')?.metrics.percentOfFairShare);
+    }
+  } else return null;
+  const measured = found.filter((s): s is Summary => s !== undefined);
+  return { cells: measured.length, inBand: measured.filter((s) => !outsideBand(s)).length };
+}
+
+const SUMMARY_ROWS: Record<FigureId, { name: string; what: string; anchor: string }> = {
+  fig6: { name: 'Fig. 6', what: "player's share of the link against one bulk flow, 4 rates × 4 queues", anchor: 'paper-fig-6' },
+  table1: { name: 'Table I', what: 'unfairness of two flows at 3 Mbit/s', anchor: 'paper-table-i' },
+  fig11: { name: 'Fig. 11', what: 'BW-x players in the paused regime, `bwx` ladder, 5 min', anchor: 'paper-fig-11' },
+  fig11bwx2: { name: 'Fig. 11 (`bwx2`)', what: 'BW-x players, `bwx2` ladder, 20 min', anchor: 'paper-fig-11-on-the-bwx2-ladder' },
+  competitors: { name: '§V-B', what: 'four bulk flows; BBR servers', anchor: 'competitors' },
+};
+
+/**
+ * README.md's compact summary: one row per figure with its runs and how many Sprint cells are inside
+ * the band, each linking its full table in docs/results.md.
+ */
+export function summaryTable(index: PaperIndex, load: (name: string) => FolderData): string {
+  const rows: string[][] = [];
+  for (const id of FIGURES) {
+    const refs = index.figures[id];
+    if (!refs || refs.length === 0) continue;
+    const folders = resolveFolders(refs, load);
+    const sprint = sprintCells(id, folders);
+    const row = SUMMARY_ROWS[id];
+    rows.push([
+      `[${row.name}](docs/results.md#${row.anchor})`,
+      row.what,
+      String(countedRuns(folders)),
+      sprint ? `${sprint.inBand} of ${sprint.cells}` : '–',
+    ]);
+  }
+  return table(['figure', 'what it measures', 'runs', `Sprint cells in ${SPRINT_BAND[0]}–${SPRINT_BAND[1]} %`], rows).join('\n');
+}
+
 /** Each figure of the index that names folders, as Markdown (no trailing newline). */
 export function paperTables(index: PaperIndex, load: (name: string) => FolderData): Map<FigureId, string> {
   const out = new Map<FigureId, string>();
@@ -579,7 +630,7 @@ export function paperHtml(index: PaperIndex, load: (name: string) => FolderData)
   const agg = pool('fig6', folders, { cellsMayDiffer: true });
   const settings = settingsLine(folders);
   return htmlPage('Paper Fig. 6 on our testbed', [
-    '<p class="note">Generated by <code>npx sprint report --paper</code> from the results folders the index names for Fig. 6. The README holds the same figures as tables, each cell with its min–max and run count.</p>',
+    '<p class="note">Generated by <code>npx sprint report --paper</code> from the results folders the index names for Fig. 6. docs/results.md holds the same figures as tables, each cell with its min–max and run count.</p>',
     heatMapsSection(agg, { rates: FIG6_RATES, queues: FIG6_QUEUES }),
     `<p class="note">${escapeHtml(sourcesLine(folders))}</p>`,
     ...(settings ? [`<p class="note">${escapeHtml(settings)}</p>`] : []),
@@ -588,18 +639,18 @@ export function paperHtml(index: PaperIndex, load: (name: string) => FolderData)
 
 const BLOCK = /<!-- paper-table: ([a-z0-9]+) -->\n([\s\S]*?)<!-- \/paper-table -->/g;
 
-/** The figure blocks a README holds, by id. */
-export function readmeTables(readme: string): Map<string, string> {
+/** The generated blocks a Markdown file holds, by id. */
+export function markedTables(doc: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const m of readme.matchAll(BLOCK)) out.set(m[1] as string, (m[2] as string).replace(/\n$/, ''));
+  for (const m of doc.matchAll(BLOCK)) out.set(m[1] as string, (m[2] as string).replace(/\n$/, ''));
   return out;
 }
 
-/** The README with every marked block replaced by its table; refuses a marker of a figure the index does not feed. */
-export function replaceReadmeTables(readme: string, tables: ReadonlyMap<string, string>): string {
-  return readme.replace(BLOCK, (_all, id: string) => {
+/** The file with every marked block replaced by its table; refuses a marker of a figure the index does not feed. */
+export function replaceMarkedTables(doc: string, tables: ReadonlyMap<string, string>, name = 'the file'): string {
+  return doc.replace(BLOCK, (_all, id: string) => {
     const t = tables.get(id);
-    if (t === undefined) throw new Error(`README has a paper-table block "${id}" that the index feeds no folder to`);
+    if (t === undefined) throw new Error(`${name} has a paper-table block "${id}" that the index feeds no folder to`);
     return `<!-- paper-table: ${id} -->\n${t}\n<!-- /paper-table -->`;
   });
 }

@@ -13,8 +13,8 @@
 // connection that opened on an idle link keeps delay_min ≈ 0 for the whole
 // run, one opened behind a full queue keeps ≈ the queue's delay, and through
 // the same standing queue the latter aims its window further along the curve
-// and takes 5–20 points more than its share (README, "Which connection once
-// saw an empty queue": a second plain bulk flow started 30 s after the first
+// and takes 5–20 points more than its share (demo/results/README.md, "Which connection
+// once saw an empty queue": a second plain bulk flow started 30 s after the first
 // took 114 %). Which player opens first then decides a cell as much as its
 // data plane does. With the primer no flow of the run ever sees an empty
 // queue: the queue holds the primer's window when they open, and two flows'

@@ -5,8 +5,9 @@
 // first merges the folders of one plan made on several machines
 // (`sprint ab --shard K/N`, merge.ts) into MERGED, then reports on it.
 // `sprint report --paper INDEX` rebuilds the folders an index names and
-// prints the README's compact tables of the paper's figures
-// (paper-tables.ts); with `--readme FILE` it rewrites them there.
+// writes the paper's figures (paper-tables.ts) into docs/results.md, the
+// summary into README.md and Fig. 6's heat maps into docs/fig6.svg; with
+// `--check` it writes nothing and fails when those files are out of date.
 
 import { OptionsSpec, parseArgs, UsageError } from '../../src/cli/args';
 import { CliIo, processIo, reportError } from '../../src/cli/io';
@@ -14,15 +15,16 @@ import { existsSync, readFileSync, writeFileSync } from 'fs';
 import * as path from 'path';
 import { alignColumns } from './format';
 import {
-  FigureId,
   FolderData,
   loadFolder,
+  markedTables,
   paperHtml,
   paperTables,
-  readmeTables,
   readPaperIndex,
-  replaceReadmeTables,
+  replaceMarkedTables,
+  summaryTable,
 } from './paper-tables';
+import { fig6Svg } from './paper-figure';
 import { mergeResults } from './merge';
 import { buildReport, contentProblem } from './report';
 import { readManifest } from './manifest';
@@ -33,6 +35,8 @@ const SPEC: OptionsSpec = {
   out: { kind: 'value' },
   paper: { kind: 'value' },
   readme: { kind: 'value' },
+  results: { kind: 'value' },
+  check: { kind: 'flag' },
   'no-rebuild': { kind: 'flag' },
   help: { kind: 'flag', short: 'h' },
 };
@@ -50,15 +54,19 @@ the same plan) with the full plan's ab.json, and reports on MERGED. Refuses
 folders whose plans (plan hash, --abr, --page-query) or commits differ; runs
 made twice, shards not given and runs nobody made are listed under Problems.
 
-  sprint report --paper INDEX [--readme FILE] [--no-rebuild]
+  sprint report --paper INDEX [--results FILE] [--readme FILE] [--check] [--no-rebuild]
 
 rebuilds every folder the index names (demo/results/paper.json: the folders
-that feed each of the paper's figures, relative to the index) and prints the
-compact tables of Fig. 6, Table I, Fig. 11 and the competitors: median
-[min–max] (runs) per cell, and writes paper.html beside the index (Fig. 6
-as heat maps side by side over the whole grid). --readme FILE replaces the tables between FILE's
-<!-- paper-table: ID --> and <!-- /paper-table --> markers. --no-rebuild
-reads the folders' summary.json as they are.
+that feed each of the paper's figures, relative to the index), prints the
+compact tables of Fig. 6, Table I, Fig. 11 and the competitors (median
+[min–max] (runs) per cell) and writes paper.html beside the index. It
+replaces the blocks between <!-- paper-table: ID --> and <!-- /paper-table -->
+in --results FILE (default docs/results.md: every figure) and --readme FILE
+(default README.md: the "summary" block), and writes Fig. 6's heat maps,
+stock beside Sprint, to fig6.svg beside the results file. The defaults
+apply when neither file is given; one that is not there is skipped. --check writes nothing, reads the folders'
+summary.json as they are, and fails when a block or fig6.svg differs from
+what they give. --no-rebuild reads the folders' summary.json as they are.
 `;
 
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
@@ -75,9 +83,17 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     if (paper !== undefined) {
       if (args.positionals.length > 0 || args.values.has('out'))
         throw new UsageError('--paper takes the index alone: no results folders, no --out');
-      return paperReport(paper, args.values.get('readme'), !args.flags.has('no-rebuild'), io);
+      const check = args.flags.has('check');
+      return paperReport(
+        paper,
+        { results: args.values.get('results'), readme: args.values.get('readme') },
+        check,
+        !check && !args.flags.has('no-rebuild'),
+        io,
+      );
     }
-    if (args.values.has('readme') || args.flags.has('no-rebuild')) throw new UsageError('--readme and --no-rebuild go with --paper');
+    if (['readme', 'results'].some((k) => args.values.has(k)) || args.flags.has('no-rebuild') || args.flags.has('check'))
+      throw new UsageError('--results, --readme, --check and --no-rebuild go with --paper');
     const out = args.values.get('out');
     if (args.positionals.length === 0) throw new UsageError('expected a results folder (or several with --out MERGED)');
     if (args.positionals.length > 1 && out === undefined)
@@ -117,11 +133,30 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
 
 runMain(module, 'sprint report', main);
 
-/** `--paper`: the folders an index names, rebuilt unless told not to, folded into the paper's figures. */
-function paperReport(indexFile: string, readme: string | undefined, rebuild: boolean, io: CliIo): number {
+/**
+ * The Markdown files --paper keeps: those given, or when none is given docs/results.md and README.md
+ * of the working directory (one that is not there is skipped).
+ */
+function paperDocs(given: { results?: string; readme?: string }): { results?: string; readme?: string } {
+  const none = given.results === undefined && given.readme === undefined;
+  const pick = (file: string | undefined, fallback: string): string | undefined => {
+    if (file !== undefined) {
+      if (!existsSync(file)) throw new Error(`${file}: no such file`);
+      return file;
+    }
+    return none && existsSync(fallback) ? fallback : undefined;
+  };
+  return { results: pick(given.results, path.join('docs', 'results.md')), readme: pick(given.readme, 'README.md') };
+}
+
+/**
+ * `--paper`: the folders an index names, rebuilt unless told not to, folded into the paper's figures
+ * and written (or, with `check`, compared) into the docs.
+ */
+function paperReport(indexFile: string, given: { results?: string; readme?: string }, check: boolean, rebuild: boolean, io: CliIo): number {
   try {
     const index = readPaperIndex(indexFile);
-    if (readme !== undefined && !existsSync(readme)) throw new Error(`${readme}: no such file`);
+    const docs = paperDocs(given);
     const base = path.dirname(indexFile);
     // Each folder is rebuilt and read once, however many figures it feeds (Fig. 6 and Table I share theirs).
     const folders = new Map<string, FolderData>();
@@ -130,7 +165,7 @@ function paperReport(indexFile: string, readme: string | undefined, rebuild: boo
       if (seen) return seen;
       const dir = path.join(base, name);
       if (rebuild) {
-        // A rebuild without the content would empty committed figures (and the README's tables with them).
+        // A rebuild without the content would empty committed figures (and the docs' tables with them).
         const missing = contentProblem(readManifest(dir));
         if (missing) throw new Error(`cannot rebuild ${name}: ${missing}; pass --no-rebuild to use its summary.json as it is`);
         const r = buildReport(dir);
@@ -146,22 +181,43 @@ function paperReport(indexFile: string, readme: string | undefined, rebuild: boo
       return f;
     };
     const tables = paperTables(index, load);
-    for (const [id, text] of tables) io.stdout.write(`<!-- paper-table: ${id} -->\n${text}\n<!-- /paper-table -->\n\n`);
+    const blocks = new Map<string, string>(tables);
+    blocks.set('summary', summaryTable(index, load));
+    if (!check) for (const [id, text] of blocks) io.stdout.write(`<!-- paper-table: ${id} -->\n${text}\n<!-- /paper-table -->\n\n`);
     const html = paperHtml(index, load);
-    if (html !== null) {
+    if (html !== null && !check) {
       writeFileSync(path.join(base, 'paper.html'), html);
       io.stderr.write(`${path.join(base, 'paper.html')}: paper Fig. 6 as heat maps\n`);
     }
-    if (readme !== undefined) {
-      const before = readFileSync(readme, 'utf8');
-      const after = replaceReadmeTables(before, tables);
-      const had = readmeTables(before);
-      const changed = [...tables.keys()].filter((id) => had.has(id) && had.get(id) !== tables.get(id as FigureId));
-      const absent = [...tables.keys()].filter((id) => !had.has(id));
-      if (after !== before) writeFileSync(readme, after);
+    const stale: string[] = [];
+    const seen = new Set<string>();
+    for (const file of [docs.results, docs.readme]) {
+      if (file === undefined) continue;
+      const before = readFileSync(file, 'utf8');
+      const after = replaceMarkedTables(before, blocks, file);
+      const had = markedTables(before);
+      for (const id of had.keys()) seen.add(id);
+      const changed = [...had.keys()].filter((id) => had.get(id) !== blocks.get(id));
+      stale.push(...changed.map((id) => `${file} ${id}`));
+      if (!check && after !== before) writeFileSync(file, after);
       io.stderr.write(
-        `${readme}: ${changed.length > 0 ? `rewrote ${changed.join(', ')}` : 'no table changed'}${absent.length > 0 ? `; no block for ${absent.join(', ')} (add <!-- paper-table: ID --> … <!-- /paper-table -->)` : ''}\n`,
+        `${file}: ${changed.length > 0 ? `${check ? 'differs in' : 'rewrote'} ${changed.join(', ')}` : 'no table changed'}\n`,
       );
+    }
+    const absent = [...blocks.keys()].filter((id) => !seen.has(id));
+    if (absent.length > 0 && (docs.results || docs.readme))
+      io.stderr.write(`no block for ${absent.join(', ')} (add <!-- paper-table: ID --> … <!-- /paper-table -->)\n`);
+    const svg = fig6Svg(index, load);
+    if (docs.results !== undefined && svg !== null) {
+      const file = path.join(path.dirname(docs.results), 'fig6.svg');
+      const same = existsSync(file) && readFileSync(file, 'utf8') === svg;
+      if (!same) stale.push(file);
+      if (!check && !same) writeFileSync(file, svg);
+      io.stderr.write(`${file}: ${same ? 'unchanged' : check ? 'differs' : 'paper Fig. 6, stock beside Sprint'}\n`);
+    }
+    if (check && stale.length > 0) {
+      io.stderr.write(`sprint report: out of date: ${stale.join('; ')} (run without --check to rewrite)\n`);
+      return 1;
     }
     return 0;
   } catch (err) {

@@ -16,10 +16,10 @@
  * audio's bitrate, as video's own connection measures in the other modes.
  * Counted whole, the riding audio (0.13 Mbit/s) put the estimate 9–11 % above
  * what video received on the 3 Mbit/s testbed, and BW-100 chose 3–5 % above
- * it: the buffer drained, 13–32 stalls in 5 minutes (README, Fig. 11). dash.js's own
+ * it: the buffer drained, 13–32 stalls in 5 minutes (docs/design/05-throughput-estimates.md). dash.js's own
  * average throughput is not used: its per-segment samples leave out the
  * first progress event's bytes and time, which reads far above the link when
- * the bytes reach the page in bursts (README, "Throughput estimates").
+ * the bytes reach the page in bursts (docs/design/05-throughput-estimates.md).
  */
 import { ladder, type DashjsForRules, type RuleInstance, type RulesContextLike } from './rule-types';
 import type { EstimateStats } from '../stats/types';

@@ -1,33 +1,30 @@
 /**
  * Segment rescue: a video segment that cannot arrive makes the player step
  * down instead of wedging. Not an ABR of its own: it acts only on a recorded
- * failure, in every data plane mode (Sprint's pipelined trains: see the
- * README's "A segment that cannot arrive") and under every ABR preset; the ABR in
+ * failure, in every data plane mode and under every ABR preset; the ABR in
  * force (dash.js's rules, the buffer-based rule of §V-A, BW-x of §V-C)
- * chooses every other bitrate.
+ * chooses every other bitrate. Design note: docs/design/06-rescue.md.
  *
  * Why it is needed (dash.js 5.2.1, docs/dashjs-integration.md): a segment
  * load that times out (`fragmentRequestTimeout`, 20 s) or is cut after partial
  * bytes is retried by dash.js's HTTPLoader on the same URL and range — the
  * same rung — without asking the ABR; after the last retry dash.js reports a
- * fragment error and puts the origin's base URL on its blacklist (forever by
- * default), after which no segment request can be made: a permanent stall.
+ * fragment error and blacklists the origin's base URL (forever by default),
+ * after which no segment request can be made: a permanent stall.
  *
  * What it does:
  * - A load watcher (player/dash/loader-hook.ts) wraps each video media
  *   segment's loader callbacks. When a load ends without a response after a
  *   timeout, or after partial bytes, and a lower rung exists, the failure is
- *   recorded and the load is reported to dash.js as aborted instead of
- *   failed (after its FragmentModel's own abortRequests, without which the
- *   aborted request stays in its loading list and the quality switch waits
- *   for it forever): dash.js then asks for the same segment again through
- *   its scheduler (FRAGMENT_LOADING_ABANDONED), which asks the ABR first.
+ *   recorded and reported to dash.js as an abort (after its FragmentModel's
+ *   own abortRequests, without which the quality switch waits for the aborted
+ *   request forever): dash.js asks for the segment again through its
+ *   scheduler, which asks the ABR first.
  * - `SprintRescueRule`, a quality rule at STRONG priority (dash.js takes the
- *   lowest bitrate among STRONG answers, so it wins over every preset), answers
- *   NO_CHANGE except for the first decision after a recorded failure, where it
- *   names the highest rung whose segment fits the time the player has, at
- *   least one rung below the one that failed (`rescueRung`).
- * - Each rescue is recorded in `stats().rescues`.
+ *   lowest bitrate among STRONG answers), answers NO_CHANGE except for the
+ *   first decision after a recorded failure, where it names the highest rung
+ *   whose segment fits the time the player has, at least one rung below the
+ *   one that failed (`rescueRung`). Each rescue is in `stats().rescues`.
  * HTTP error statuses and failures at the lowest rung are left to dash.js's
  * own retries; a second failure while a rescue is pending is too (no loop).
  */

@@ -2,7 +2,7 @@
  * dash.js settings the Sprint player changes from dash.js's own defaults in
  * every mode (stock included, so an A/B comparison measures data planes, not
  * a dash.js estimate bug), applied before the page's `dashSettings`, which
- * therefore always win. Each is a correction, documented in the README:
+ * therefore always win. Each is a correction, documented in docs/api.md:
  *
  * - `streaming.abr.throughput.useResourceTimingApi: false`. With it on,
  *   dash.js takes a segment's throughput from the FIRST Resource Timing entry

@@ -7,54 +7,22 @@
  * dash.js issues the next segment request only from its schedule loop, which
  * restarts after the previous segment was appended, and only while the
  * buffer is below its buffer target. The hook:
- *  - captures each media type's ScheduleController and gates its public
- *    `startScheduleTimer` with `mayIssue(type)` (Sprint's outstanding window
- *    and buffer rule). A refused restart is not dropped: nothing else in
- *    dash.js would wake its loop again (measured: downloading resumed seconds
- *    late), so the hook checks again every POLL_MS, as dash.js's own loop
- *    does, until dash.js itself stops the loop (clearScheduleTimer, reset);
- *  - `retick(type)` runs dash.js's schedule loop now, so dash.js itself issues
- *    the next request — its ABR (`checkPlaybackQuality`) decides the bitrate
- *    at that moment, as the paper requires — unless dash.js stopped that loop
- *    itself (a seek, a quality switch being prepared, a quota error) and has
- *    not restarted it;
- *  - marks a representation initialised as soon as its init segment request
- *    is issued (else each tick would request the init segment again), and
- *    keeps that mark: dash.js sets it again when an init segment is
- *    appended, and inside a train appends run behind requests, so an older
- *    init's append (A's, after B's init was requested) would move it back
- *    to A — the next tick then asks for B's init again, or, after a switch
- *    back to A, for A's segments with no A init before them: they are
- *    appended after B's init and the browser fails to decode them
- *    (measured on the testbed: MEDIA_ERR_DECODE, then a MediaSource reset
- *    the player never recovered from). An append-time mark that is not the
- *    last init requested is ignored (and counted); an init request dash.js
- *    abandons clears the mark, so the next tick asks for it again;
- *  - while a train runs (`trainBufferTargetSec(type)` is not null), lifts the
- *    buffer target dash.js's schedule loop fills to, and skips the load delay
- *    an ABR rule (BOLA) may ask for, so the minimum train is requested even
- *    when the buffer passes dash.js's own target (§IV-B1: "Sprint enforces the
- *    minimum train size each time downloading resumes, even if this causes the
- *    buffer to overflow"); outside trains it lifts it too while Sprint's
- *    restart reserve asks for more buffer than dash.js's own target
- *    (src/train/restart-reserve.ts).
- *
- * How the lift reaches dash.js: the schedule loop's private target is
- * `abrController.isPlayingAtTopQuality(rep) ? <top-quality setting> :
- * mediaPlayerModel.getBufferTimeDefaultUnadjusted()`. Those two methods are
- * wrapped on the player's own instances (handed to every ScheduleController
- * in its config): during a lift, the first answers false for the lifted
- * media type and the second returns the larger of dash.js's default target
- * and the lift. No other dash.js code calls getBufferTimeDefaultUnadjusted
- * through the instance (MediaPlayerModel's own getBufferTimeDefault, which
- * BOLA reads, calls its private copy, unchanged); the only other caller of
- * isPlayingAtTopQuality is BOLA's decision to delay the next load, which a
- * lift skips. Without a lift both answer exactly as dash.js does, so the
- * ABR rules see nothing of this.
- *
- * A bitrate switch inside a train keeps the window full where dash.js's
- * switch preparation has nothing to do (quality-switch-hook.ts, installed
- * from here when the hooks ask for it).
+ *  - gates each media type's `startScheduleTimer` with `mayIssue(type)`
+ *    (Sprint's outstanding window and buffer rule), checking a refused
+ *    restart again every POLL_MS until dash.js itself stops the loop;
+ *  - `retick(type)` runs dash.js's schedule loop now, so dash.js issues the
+ *    next request and its ABR decides the bitrate at that moment;
+ *  - marks a representation initialised when its init segment is requested
+ *    and keeps the last init requested as the mark, since inside a train an
+ *    older init's append would move it back and break decoding after a
+ *    switch back;
+ *  - while a train runs, or while the restart reserve asks for more buffer
+ *    than dash.js's own target, lifts the buffer target the schedule loop
+ *    fills to (by wrapping `isPlayingAtTopQuality` and
+ *    `getBufferTimeDefaultUnadjusted` on the player's own instances), so the
+ *    minimum train is requested past dash.js's target; without a lift both
+ *    answer exactly as dash.js does.
+ * How each piece reaches into dash.js, and why: docs/design/01-trains-and-window.md.
  *
  * test/unit/player/dashjs-contract.test.ts and test/e2e/sprint-scheduler.test.ts
  * fail if a dash.js upgrade changes what this relies on.

@@ -16,7 +16,7 @@
  * Sprint mode turns all three off, also over a page's own `dashSettings`, and
  * where it overrides the page it says so: each such change is returned in
  * words, for `stats().warnings` and the console. Turning dash.js's defaults
- * off is documented (README, "Using the player"). The other modes leave them
+ * off is documented (docs/api.md). The other modes leave them
  * as the page and dash.js set them.
  */
 import type { MediaPlayerClass } from 'dashjs';

@@ -2,39 +2,19 @@
 // received (TCP_INFO `tcpi_bytes_received`), read about once a second.
 // Paper §IV-A estimates bandwidth from the throughput of segment downloads;
 // this is the same measure taken where the bytes arrive, not where the
-// player reads them.
+// player reads them: when the path from the socket host to the page backs
+// up, reads bunch and timed at the read responses "arrive" at tens of Mbit/s,
+// while the kernel's counter moves as segments arrive.
 //
-// Why: the socket host reads the connection and forwards its bytes to the
-// page; when that path backs up (the page or the extension busy), the kernel
-// keeps receiving while nothing is read, and the next reads return seconds
-// of bytes at once. Timed at the read, the responses completing in that
-// burst "arrived" at tens of Mbit/s. Measured on the 3 Mbit/s testbed with a
-// 1536 KB queue: four responses (850 KB) completed within 0.2 s, the
-// byte-weighted EWMA (bandwidth.ts) went from 1.8 to 31.8 Mbit/s, the fair
-// BDP it sized (7.5 MB at a 3.8 s round trip) filled the 32-request window,
-// and the backlog behind the full queue ended in timeouts and a 59 s stall.
-// The kernel's counter does not bunch: it moves as segments arrive.
-//
-// An interval between two readings counts when bytes were flowing at both (a
-// response of the connection had begun arriving and had not ended) and the
-// connection never went idle in between, so it holds no request round trip
-// and no pause. An interval in which nothing arrived while a response was
-// under way counts, as nothing (the other flows had the queue); a counter
-// that went backwards is a new connection: that interval does not count.
-//
-// Consecutive counted intervals are summed into one sample until it spans at
-// least `sampleSpanSec(rtt)`: two round trips, and no less than 2 s; a span
-// that breaks (a pause, a round trip, a new connection) is a sample as far as
-// it got. At long round trips samples are that far apart (behind a 1536 KB
-// queue at 1.5 Mbit/s, ~17 s): a slower estimate, not a biased one. Why: the estimator (bandwidth.ts) weights samples by their bytes,
-// and one-second slices of a flow sharing a deep drop-tail queue are not
-// alike. Measured on the 3 Mbit/s testbed with a 1536 KB queue (round trip
-// 3.6 s) and one bulk flow: the media connection's per-second wire rate was
-// below 0.5 Mbit/s in 85 of 283 seconds and above 2.5 Mbit/s in 72 (the
-// queue serves the two windows in turns of about a round trip), averaging
-// 1.35 Mbit/s; weighted by bytes, those slices average 2.2, and the estimate
-// read 2.3-3.0. Over two round trips the turns average out. At 64-512 KB the
-// one-second slices were alike (byte-weighted within 3 % of the mean).
+// An interval between two readings counts when bytes were flowing at both
+// and the connection never went idle in between (no request round trip, no
+// pause); one in which nothing arrived while a response was under way counts
+// as nothing; a counter that went backwards is a new connection and does not
+// count. Consecutive counted intervals are summed into one sample until it
+// spans `sampleSpanSec(rtt)` (two round trips, at least 2 s), or as far as it
+// got when the span breaks: behind a deep drop-tail queue one-second slices
+// of a flow are not alike, and the estimator weights samples by their bytes.
+// The measurements: docs/design/05-throughput-estimates.md.
 //
 // No I/O; bytes and milliseconds in, a sample (bytes, seconds) out.
 

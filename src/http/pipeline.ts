@@ -18,9 +18,9 @@
 // Body pieces are provisional until `onComplete`: after `onFailed` the caller
 // must discard what it received for that request.
 //
-// Size (457 lines): the in-order request/response matching and its fault
-// handling on one connection are one state machine; parsing is response-
-// parser.ts.
+// The in-order request/response matching and its fault handling on one
+// connection are one state machine, kept in one file; parsing is
+// response-parser.ts.
 
 import { Http1Connection, type PipelineUnsafeReason } from './connection-state';
 import type { HttpParseError } from './errors';

@@ -12,9 +12,9 @@
 // Bytes pushed are aliased by the body pieces emitted: do not modify a buffer
 // after pushing it.
 //
-// Size (505 lines): one incremental state machine over the byte stream (status
-// line, headers, the three body framings, 1xx); splitting it would scatter one
-// loop's states.
+// One incremental state machine over the byte stream (status line, headers,
+// the three body framings, 1xx), kept in one file: splitting it would scatter
+// one loop's states.
 
 import { describeByte } from './bytes';
 import { HttpParseError, type HttpParseErrorCode } from './errors';

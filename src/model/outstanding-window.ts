@@ -7,29 +7,16 @@
 // The window counts bytes, not requests (`mayIssueRequest`): a new request
 // may be issued while fewer than 2 are outstanding, or while the bytes the
 // outstanding requests have yet to deliver are fewer than the window's bytes
-// plus the size of the response now arriving — so the next request reaches
-// the server before the bytes ahead of it run out, whatever the segment size.
-// A count fixed when a train starts does not: with small segments (a 4 s
-// segment at the 0.3 Mbit/s rung is 150 KB) two outstanding requests cover
-// less than a fair BDP plus the response arriving, and the server idles about
-// one RTT between bursts. `outstandingRequests` (how many segments of a given
-// size cover a window's bytes) remains for the model CLI (src/cli/model.ts).
+// plus the size of the response now arriving, so the next request reaches the
+// server before the bytes ahead of it run out, whatever the segment size.
+// `outstandingRequests` (how many segments of a given size cover a window's
+// bytes) remains for the model CLI (src/cli/model.ts).
 //
 // The window's bytes are `windowBdps` fair BDPs (`windowBytes`), 2 by
-// default: the paper asks for *at least* one BDP. The fair BDP is an
-// estimate of the flow's *average* share, while the bytes TCP holds in flight
-// follow its congestion window, which behind a deep drop-tail queue swings
-// above the average (the queue serves the flows in turns of about a round
-// trip). Counted at the client, unreceived bytes include those in flight;
-// when they are no more than the connection's cwnd, the server's send queue
-// runs dry, the connection stops being cwnd-limited and cubic stops growing
-// its window. Measured at 3 Mbit/s with a 1536 KB queue (README, Fig. 6
-// notes): one BDP on an estimate close to the flow's mean rate left the
-// server's send queue empty in 5.3–10.8 % of samples (0–0.2 % on an earlier
-// estimate that read about twice the mean). Each outstanding request has its
-// bitrate fixed, so the window is also how far ahead the ABR rule commits:
-// two BDPs is two round trips of media at the fair rate. A larger window
-// also reaches the request cap (below) sooner when segments are small.
+// default where the paper asks for at least one: behind a deep drop-tail
+// queue TCP's bytes in flight swing above the flow's average share, and with
+// one BDP the server's send queue was measured to run dry, which stops cubic
+// growing its window. Why, as measured: docs/design/01-trains-and-window.md.
 //
 // Pure functions, sizes in bytes.
 
@@ -95,8 +82,7 @@ export function requireWindowBdps(windowBdps: number): void {
  *   come in segments of the list's average size.
  * @param maxRequests upper bound (integer >= 2), default 32; see
  *   DEFAULT_MAX_OUTSTANDING_REQUESTS.
- * @throws RangeError for a non-positive or non-finite byte count or segment size, an
- *   empty list, or a cap below 2.
+ * @throws RangeError for a non-positive or non-finite size, an empty list, or a cap below 2.
  */
 export function outstandingRequests(
   coverBytes: number,

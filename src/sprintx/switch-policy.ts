@@ -7,7 +7,7 @@
  * one in slow start, and an ABR that oscillates around the fair share (the
  * buffer-based rule between two rungs) keeps the flow on fresh connections
  * that never reach the competing flow's window: measured on our testbed,
- * Sprint-x then lost to stock dash.js (see the README's Results).
+ * Sprint-x then lost to stock dash.js (docs/design/04-switch-policy.md).
  *
  * `after-chunk` (the default) holds the current representation until the
  * transfer has delivered the chunk size it was sized for (the minimum chunk

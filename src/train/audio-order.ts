@@ -4,56 +4,23 @@
  * has a connection of its own is two flows at the bottleneck).
  *
  * On one HTTP/1.1 connection responses come back in request order, and
- * dash.js, left to itself, has one audio request out at a time. An audio request issued
- * behind a full video window waits for all of it, and the next audio
- * request is issued only once that one is in: audio then gets one segment
- * per window's worth of video and falls behind the playhead, however much
- * video is buffered. Requesting in presentation order — v(i), a(i),
- * v(i+1), a(i+1), … — makes each audio response wait for about one video
- * response, so audio keeps pace with video.
+ * dash.js has one audio request out at a time: an audio request issued
+ * behind a full video window waits for all of it, and audio falls behind
+ * the playhead however much video is buffered. Requesting in presentation
+ * order — v(i), a(i), v(i+1), a(i+1), … — makes each audio response wait
+ * for about one video response.
  *
- * The rule, with no I/O: hold the next video request while the video
- * already asked for (buffered plus in flight) leads the audio asked for by
- * at least the allowed lead, and audio still wants to load (below its
- * buffer target). The allowed lead is one video segment, or half the audio
- * buffered, whichever is more. Audio's next request waits behind at most
- * the lead's worth of video, so with audio buffered at twice the lead it
- * cannot run dry unless video arrives at under half its bitrate. A lead of
- * one segment only tied video to one segment per audio round trip: on
- * HTTP/2 at a 512 KB queue (RTT ~1.2 s) the window sat at one request with
- * 26 s of audio buffered, and the player got 90 % of its fair share. The
- * caller bounds how long one hold may last.
+ * The rule, with no I/O: hold the next video request while the video asked
+ * for (buffered plus in flight) leads the audio asked for by at least the
+ * allowed lead, and audio still wants to load. The allowed lead is one video
+ * segment or half the audio buffered, whichever is more, shrunk by the rate
+ * video is expected to arrive at over its bitrate (a restart after a pause
+ * arrives far below it). Audio counts as wanting to load when it will once
+ * the video in flight lands (`awaitingVideo`), and audio may pipeline
+ * (`audioMayPipeline`) while the audio asked for does not pass the video
+ * asked for. The caller bounds how long one hold may last.
  *
- * Two refinements for a train that resumes after a pause (README, "Paper
- * Fig. 11"): the connection restarts from its initial window and video
- * arrives far below its bitrate (0.29–0.34 Mbit/s for 1.35 Mbit/s
- * segments on the testbed), and dash.js asks for audio late — its audio
- * target is the video buffered plus 1 s, so audio that ended the last
- * train one segment ahead asks only once the first video of the new train
- * is appended. Measured: three video segments (2 MB) went on the wire
- * before that audio request, it waited 14 s behind them with 9 s of audio
- * buffered, and playback stalled. So:
- *   - the allowed lead shrinks with the rate video is expected to arrive at
- *     over its bitrate (below 1): half the audio buffered, in media time,
- *     is only safe while video arrives at its bitrate or faster;
- *   - audio counts as wanting to load when it will once the video in
- *     flight lands (its target then rises by that video's media time), and
- *     while it waits for that landing its silence is expected, not a stall
- *     of dash.js's audio loop (`awaitingVideo`).
- *
- * Audio is pipelined too (`audioMayPipeline`): dash.js asks for its next
- * audio segment only once the previous one is appended, so one audio
- * segment per round trip at best, and video, held to audio's pace by the
- * rule above, follows. Once the round trip nears the segment duration that
- * is slower than playback. Measured on the 3 Mbit/s testbed with a
- * 1536 KB queue (a 3.5 s round trip behind the bulk flow's full queue,
- * 4 s segments): one audio and one video request on the connection at a
- * time, 0.32 Mbit/s (22 % of the fair share), the lowest rung throughout
- * and 34 stalls in 5 minutes, while the window would have allowed a fair
- * BDP (620 KB, four segments). So a further audio request may go while one
- * is in flight, as long as the audio asked for, with that segment, does not
- * pass the video asked for: the order stays v(i), a(i), v(i+1), a(i+1), …
- * with as many of each on the way as the connection's window holds.
+ * The stalls each part answers: docs/design/03-audio-order.md.
  */
 
 export interface AudioOrderState {

@@ -2,70 +2,21 @@
  * The restart reserve: how much buffer Sprint keeps when downloading pauses,
  * so that resuming cannot stall playback (paper §IV-B1, the paused regime).
  *
- * Sprint's minimum train makes pauses long: a train overflows the buffer by
- * up to one chunk, then the connection idles until the buffer falls back to
- * the player's target. After an idle period longer than its retransmission
- * timeout, a Linux server restarts the connection from the initial window
- * (slow start after idle); into a bottleneck queue kept full by a competing
- * flow, an early loss can hold the restarted flow far below its share for
- * several seconds. Measured on the 3 Mbit/s × 256 KB testbed under BW-80
- * (README, "The paused regime"): after 45 s idle the first segment of a
- * train (652 KB) took 15.5 s at 0.34 Mbit/s while 14 s were buffered (dash.js
- * resumes at its 18 s target minus one 4 s segment) — a stall.
- *
- * The run's first train is not a restart: it opens the connection while the
- * competing flow may still be filling the queue. On the same testbed, once
- * the page started 3–4 s sooner (a smaller bundle, the manifest fetched
- * once), the first train's first segment arrived at 0.69–0.82 Mbit/s and the
- * first restart at 0.28–0.29 Mbit/s: a reserve taken from the first train
- * was 7–9 s, under dash.js's own level, and both runs stalled (README,
- * Fig. 11). So only a train that begins after the connection idled — an
- * earlier train ended, and nothing arrived for longer than a retransmission
- * timeout could be (restartIdleSec) — samples the restart.
- *
- * What a restart is sampled as: its *delivery curve* (RestartRun), the video
- * media bits delivered by each segment's arrival, from the train's first
- * request until the media delivered catches up with the time elapsed (the
- * buffer is back where it was when the train began), the train ends, or a
- * segment fails. The first segment alone is not enough: on the testbed over
- * 20 minutes (README, "Fig. 11 on the bwx2 ladder") the two video segments
- * requested together at a restart landed 10–19 and 18–26 s after it, and the
- * buffer emptied at the second, not the first; the largest of each segment's
- * arrival less the media that arrived before it (the restart's draw-down)
- * was 16–17 s where the first segment took 12.5–13.8 s.
- *
- * The reserve is the draw-down the next resume would have on the recent
- * restarts' curves, with segments at the bitrate the ABR chose last
- * (projectedDrawDownSec), the largest over the last RESTART_SAMPLES, over
+ * After an idle period longer than its retransmission timeout a server
+ * restarts the connection from the initial window, and into a queue kept
+ * full by a competing flow the restarted flow can stay far below its share
+ * for seconds. A train that begins after such an idle period (restartIdleSec)
+ * records its delivery curve (RestartRun): the video bits delivered by each
+ * segment's arrival until the media delivered catches up with the time
+ * elapsed. The reserve is the largest draw-down the last RESTART_SAMPLES
+ * curves would cause at the bitrate the ABR chose last, over
  * RESTART_TIME_SHARE for margin, at most RESERVE_CAP_TIMEOUTS request time
- * limits (a reserve that large already keeps the player downloading
- * without pauses). Until RESTART_SAMPLES restarts are measured it is also at
- * least the next segment at the assumed restart rate (one initial window per
- * round trip: slow start from the initial window held there by an early loss
- * into the full queue, 0.19 Mbit/s at 10 × 1460 bytes per 0.62 s), at most
- * the request time limit (past it the rescue step-down takes over:
- * player/abr/rescue.ts): a few restarts do not bound the next. Measured over
- * 20 minutes at BW-50: restarts of 0.37 and 0.30 Mbit/s, then one of 0.19
- * that stalled on a reserve planned on the two; at BW-100 a first sample of
- * 0.96 Mbit/s (a 5 s pause) planned a 7 s reserve and the next restart, at
- * 0.47, stalled.
+ * limits; until RESTART_SAMPLES are measured, at least the next segment at
+ * one initial window per round trip. The run's first train is no restart,
+ * and a restart's first segment alone is not enough: both were measured to
+ * leave the buffer short. Timing only: the ABR still picks every bitrate.
  *
- * Downloading resumes once the buffer falls below the larger of the
- * player's own level and this reserve, with or without the minimum train.
- * It is timing only: the ABR still picks every bitrate.
- *
- * Limits. Linux halves the window once per retransmission timeout of idle,
- * down to the initial window: a gap of one to a few timeouts leaves it partly
- * decayed, and such a sample is faster than a full restart (the largest of
- * the last few, the assumed floor until there are several, and the margin
- * absorb some of that; requiring full decay would leave paths with long
- * round trips, a server's think time among them, with no sample at all).
- * A curve is interpolated linearly between arrivals, so a segment smaller
- * than the ones sampled is projected at their average rate, slightly faster
- * than slow start delivers its first bytes. The idle clock is the train's
- * connection (video, and audio when it rides): audio dash.js loads itself on
- * a connection the browser shares with the train (HTTP/2) keeps that window
- * warm unseen.
+ * The measurements and the rule's limits: docs/design/02-restart-reserve.md.
  */
 
 import { DEFAULT_INITIAL_WINDOW_SEGMENTS, DEFAULT_MSS_BYTES } from '../model/chunk-size';
@@ -194,16 +145,9 @@ export class RestartRun {
    * delivered over its time so far; before its first segment has arrived,
    * no more than `plannedBitsPerSec` (the rate the reserve plans on), which
    * the time already spent can only lower. Null when neither is known.
-   *
-   * Why the time spent counts before the first arrival: a plan from an
-   * earlier restart that went faster outlives the evidence. On the testbed
-   * at BW-100 (README, "Restarts, measured") the one restart sampled had
-   * delivered its first segment at 0.90 Mbit/s; 16 s into the next (both
-   * after a 5 s pause) its first segment (656 KB) had not yet arrived, so
-   * it was delivering at most 0.33 Mbit/s, yet the
-   * audio order still read 0.90 over the 1.35 Mbit/s bitrate, let video
-   * lead audio by a third segment, and audio's next request queued behind
-   * it until audio's buffer ran out.
+   * The time spent counts before the first arrival because a plan from an
+   * earlier, faster restart outlives the evidence: measured, it let video
+   * lead audio until audio ran dry (docs/design/02-restart-reserve.md).
    */
   deliveringBitsPerSec(nowMs: number, arrivingBits: number, plannedBitsPerSec: number | null): number | null {
     const soFar = this.deliveredBitsPerSec(nowMs, arrivingBits);

@@ -2,7 +2,7 @@
  * A switch away and back inside one train (paper §IV-B1: the bitrate can
  * change at every request of a train) never leaves a segment without its
  * init segment — the cause of a player that stopped for good on the
- * testbed (README, Fig. 6 notes: 1536 KB on fetch).
+ * testbed (demo/results/README.md, Fig. 6 notes: 1536 KB on fetch).
  *
  * How it went wrong: inside a train, requests run ahead of appends. Sprint
  * marks a representation initialised when its init segment is requested

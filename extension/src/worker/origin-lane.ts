@@ -3,44 +3,29 @@
  * time (paper §IV-B1: a train's requests pipelined on a connection Sprint
  * controls; faults).
  *
- * - Pipelined mode (default): every request is written as soon as it arrives,
- *   behind those in flight, on the lane's single keep-alive connection, so
- *   responses come back in request order and the server is never idle inside
- *   a train.
- * - When the connection closes mid-train (keep-alive request limit, reset),
- *   the requests that had delivered nothing to the page yet are re-issued, in
- *   order and ahead of newer ones, on a new connection. A request whose
- *   response had already started reaching the page fails `connection-lost`
- *   (retryable): the page discards its partial bytes and may re-issue it.
- * - When the server does not pipeline correctly (HTTP/1.0, closes after each
- *   response, mismatched responses, unsolicited bytes), the lane switches to
- *   sequential mode for the rest of the session: one request at a time.
- * - Three connections in a row that close without answering anything fail
- *   the waiting requests (`origin-unreachable`) instead of looping.
- * - Stall timeout: a connection that owes a response and receives no byte for
- *   max(stall floor, STALL_RTTS × the connection's RTT) is closed; what it had
- *   not delivered is re-issued on a new connection (a cancelled request on it
- *   is dropped, so a silent server never wedges the lane). Two stalled
- *   connections in a row fail the waiting requests (`origin-unreachable`), and
- *   the player falls back as for any failed request.
- * - Responses pass the CORS check (cors.ts) before any byte reaches the page;
- *   a refused response is read off the wire and dropped (`cors` error).
- * - A response nobody wants any more (cancelled by the page, or withheld)
- *   with more than CUT_MIN_BYTES still to come (or an unknown length) is not
- *   read to its end: once it is the response being received, the connection
- *   is cut and the requests behind it are re-issued on a new one, as a
- *   browser aborts an HTTP/1.1 fetch. A small remainder is read and dropped.
- * - Each response is bounded by LIMITS.maxResponseBytes (`too-large`).
- * - What the page learns of a failure (player/sprint/extension/protocol.ts,
- *   RequestErrorCode): the detail of every failure goes to the worker's log;
- *   the page gets it only when it may read the response (same origin, or a
- *   head that passed CORS). Otherwise, and for every network failure
- *   (`unreachable`), it gets the code's fixed text.
+ * - Pipelined (default): each request is written as soon as it arrives, on
+ *   the lane's one keep-alive connection, so responses come back in request
+ *   order and the server is never idle inside a train. A server that does not
+ *   pipeline correctly (HTTP/1.0, a close after each response, mismatched
+ *   responses, unsolicited bytes) puts the lane in sequential mode.
+ * - A connection that closes mid-train, or stalls (no byte for max(stall
+ *   floor, STALL_RTTS × RTT) while it owes a response, and is closed):
+ *   requests that had delivered nothing to the page are re-issued, in order,
+ *   on a new connection; one whose response had begun fails
+ *   `connection-lost` (retryable). Three connections in a row closing
+ *   unanswered, or two stalling, fail the waiting requests
+ *   (`origin-unreachable`), so a silent server never wedges the lane.
+ * - Responses pass the CORS check (cors.ts) before any byte reaches the page.
+ *   A response nobody wants any more with over CUT_MIN_BYTES to come is cut
+ *   with its connection, as a browser aborts an HTTP/1.1 fetch; each response
+ *   is bounded by LIMITS.maxResponseBytes (`too-large`).
+ * - Failure detail goes to the worker's log; the page gets it only when it
+ *   may read the response, else the code's fixed text
+ *   (player/sprint/extension/protocol.ts, RequestErrorCode).
  *
- * Size (581 lines): one connection's life with its pipelined requests,
- * re-issue after a close, the per-request CORS decision and back-pressure all
- * act on the same in-flight list; the HTTP parsing (src/http/) and the policies
- * (url-policy.ts, cors.ts) are separate.
+ * One file: the connection's life, re-issue, the CORS decision and
+ * back-pressure all act on the same in-flight list; parsing (src/http/) and
+ * the policies (url-policy.ts, cors.ts) are separate.
  */
 import { PipelinedClient, type ConnectionClosed, type RequestFailure, type RequestFailureCode } from '../../../src/http/pipeline';
 import type { PipelineUnsafeReason } from '../../../src/http/connection-state';

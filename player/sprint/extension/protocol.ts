@@ -1,9 +1,8 @@
 /**
- * The message protocol between a page running the Sprint player and the Sprint
- * extension, version 1, and its validators. Shared by
- * the page-side transport (extension-transport.ts), the extension's content
- * script and its service worker: every boundary validates what it receives
- * with the functions below (types, sizes, counts) before acting on it.
+ * The page ↔ extension message protocol, version 1, and its validators,
+ * shared by the page's transport (extension-transport.ts), the content script
+ * and the service worker: every boundary validates what it receives (types,
+ * sizes, counts) before acting on it.
  *
  *   page ── window.postMessage({sprint:'v1', type:'hello', nonce}, '*', [port]) ──▶ content script
  *   page ◀──────────── private MessagePort (the transferred `port`) ─────────────▶ content script
@@ -14,8 +13,7 @@
  *   {type:'cancel', id}                                stop delivering that response
  *   {type:'pathInfo', id, origin}                      TCP_INFO of the connection to `origin`
  *   {type:'stats', id}                                 introspection of the session
- *   {type:'consumed', bytes}                           body bytes of `data` the page has taken so far (cumulative,
- *                                                      all requests of the session): back-pressure, see maxUnconsumedBytes
+ *   {type:'consumed', bytes}                           `data` bytes taken so far, all requests (back-pressure: maxUnconsumedBytes)
  *   {type:'close'}                                     end the session
  * extension → page (ExtensionMessage):
  *   {type:'ack', extensionVersion}                     the extension is present (sent at once)
@@ -25,16 +23,9 @@
  *   {type:'result', id, value}                          answer to pathInfo/stats
  *   {type:'rejected', id, reason}                      a malformed page message (id null if unreadable)
  *   {type:'closed', code, reason}                      the session ended (service worker stopped, host gone)
- * Between the content script and the worker, `data` carries base64 (`b64`)
- * because extension messaging is JSON; to the page it carries a transferred
- * ArrayBuffer (`bytes`). Times `t` are wall-clock epoch milliseconds at which
- * the socket host read the bytes (PROTOCOL.md of extension/host, `t`).
- *
- * No DOM or chrome.* here: pure functions, unit-tested in test/unit/extension.
- *
- * Size (528 lines): the whole page ↔ extension protocol in one file on
- * purpose: every message type beside its validator, so a change to one side of
- * the boundary cannot miss the other.
+ * `data` is base64 (`b64`) to the worker (JSON messaging), an ArrayBuffer (`bytes`) to the page; `t` is
+ * the epoch ms the socket host read the bytes (extension/host/PROTOCOL.md). Every message type sits
+ * beside its validator so a change to one side cannot miss the other. Pure functions.
  */
 
 /** Value of the `sprint` field of the hello envelope. */

@@ -1,15 +1,16 @@
-// Unit tests of the README's compact tables of the paper's figures
-// (demo/harness/paper-tables.ts, `sprint report --paper`): results folders
+// Unit tests of the generated tables of the paper's figures
+// (demo/harness/paper-tables.ts, paper-figure.ts, `sprint report --paper`): results folders
 // written the way `sprint ab` writes them are folded into Fig. 6 and Table I
 // cells (median [min–max] (runs), Sprint outside 97–105 % in bold), folders
 // of different settings are not pooled (a Fig. 6 row may come from a folder of other settings,
 // named under the table), a folder that measured cells again replaces the older runs of
 // those cells (named under the table), a run whose player fell back to another data plane is left out
-// and named, Table I finds its pairs by mode, the README's marked blocks are
-// rewritten in place — and the README in this repository holds exactly the
-// tables its committed results folders give.
+// and named, Table I finds its pairs by mode, the marked blocks of
+// docs/results.md and the README's summary are rewritten in place, Fig. 6 is
+// drawn as an SVG — and this repository's docs hold exactly the tables and
+// figure its committed results folders give.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { main as reportMain } from '../../../demo/harness/report-cli';
@@ -22,14 +23,16 @@ import {
   fig6Table,
   loadFolder,
   paperHtml,
+  markedTables,
   paperTables,
   pool,
-  readmeTables,
   readPaperIndex,
-  replaceReadmeTables,
+  replaceMarkedTables,
   settingsDiff,
+  summaryTable,
   table1Table,
 } from '../../../demo/harness/paper-tables';
+import { fig6Svg } from '../../../demo/harness/paper-figure';
 import { formatSchedule, scheduleFromPhases } from '../../../demo/harness/schedule';
 import { buildPlan, parsePairs, PlayerSpec } from '../../../demo/harness/plan';
 import { SETTINGS, STOCK, testPlan, writeResultsFolder } from './fixtures';
@@ -280,41 +283,87 @@ describe('paper tables', () => {
     expect(lines.some((l) => l.startsWith('| Sprint-x vs bulk'))).toBe(false);
   });
 
-  it('rewrites the marked blocks of a README and refuses a block no folder feeds', () => {
-    const readme =
+  it('rewrites the marked blocks of a file and refuses a block no folder feeds', () => {
+    const doc =
       'intro\n<!-- paper-table: fig6 -->\nold\n<!-- /paper-table -->\nmiddle\n<!-- paper-table: fig11 -->\nx\n<!-- /paper-table -->\n';
     const tables = new Map([
       ['fig6', 'new six'],
       ['fig11', 'new eleven'],
     ]);
-    const after = replaceReadmeTables(readme, tables);
+    const after = replaceMarkedTables(doc, tables);
     expect(after).toBe(
       'intro\n<!-- paper-table: fig6 -->\nnew six\n<!-- /paper-table -->\nmiddle\n<!-- paper-table: fig11 -->\nnew eleven\n<!-- /paper-table -->\n',
     );
-    expect(readmeTables(after)).toEqual(tables);
-    expect(() => replaceReadmeTables(readme, new Map([['fig6', 'x']]))).toThrow(/"fig11" that the index feeds no folder to/);
+    expect(markedTables(after)).toEqual(tables);
+    expect(() => replaceMarkedTables(doc, new Map([['fig6', 'x']]), 'results.md')).toThrow(
+      /results\.md has a paper-table block "fig11" that the index feeds no folder to/,
+    );
   });
 
-  it('sprint report --paper rewrites the README and draws Fig. 6 as heat maps; it will not rebuild a folder without its content', async () => {
+  it('draws Fig. 6 as two heat maps, stock beside Sprint, whose cells carry the committed medians', () => {
+    const f = loadFolder(folder('2026-svg', { stock: [1.2, 1.05, 1.35], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] }));
+    const svg = fig6Svg({ figures: { fig6: [{ name: '2026-svg', replaces: [] }] } }, () => f) as string;
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg" ')).toBe(true);
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+    // well-formed enough to render: every <svg> closed, every <text> closed, no script or external reference
+    expect((svg.match(/<svg /g) ?? []).length).toBe(3);
+    expect((svg.match(/<\/svg>/g) ?? []).length).toBe(3);
+    expect((svg.match(/<text /g) ?? []).length).toBe((svg.match(/<\/text>/g) ?? []).length);
+    expect(svg).not.toMatch(/<script|href=/i);
+    expect(svg).toContain('stock dash.js: % of fair share');
+    expect(svg).toContain('Sprint (extension): % of fair share');
+    // the measured cell (3 Mbit/s × 256 KB) carries each column's median; the 15 others are blank
+    expect(svg).toContain('>80.0</text>');
+    expect(svg).toContain('>100.0</text>');
+    expect((svg.match(/>–<\/text>/g) ?? []).length).toBe(30);
+    expect(fig6Svg({ figures: {} }, () => f)).toBeNull();
+  });
+
+  it('sums each figure up for the README: its runs and how many Sprint cells are inside the band', () => {
+    const inBand = loadFolder(folder('in', { stock: [1.2, 1.05, 1.35], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] }));
+    const out = loadFolder(folder('out', { stock: [1.2, 1.05, 1.35], sprint: [1.2, 1.2, 1.2], control: [1.5, 1.5, 1.5] }));
+    const ref = (name: string): { name: string; replaces: string[] } => ({ name, replaces: [] });
+    const lines = summaryTable({ figures: { fig6: [ref('in')], table1: [ref('in')] } }, () => inBand).split('\n');
+    expect(lines[0]).toBe('| figure | what it measures | runs | Sprint cells in 97–105 % |');
+    expect(lines[2]).toMatch(/^\| \[Fig\. 6\]\(docs\/results\.md#paper-fig-6\) \| .* \| 9 \| 1 of 1 \|$/);
+    expect(lines[3]).toMatch(/^\| \[Table I\]\(docs\/results\.md#paper-table-i\) \| .* \| 9 \| – \|$/);
+    expect(summaryTable({ figures: { fig6: [ref('out')] } }, () => out)).toMatch(/\| 9 \| 0 of 1 \|$/);
+  });
+
+  it('sprint report --paper rewrites docs/results.md, the README summary and fig6.svg; --check fails on a stale one; it will not rebuild a folder without its content', async () => {
     // A content set this machine does not have: rebuilding would empty the video-only figures, so it is refused.
     const absent = { ...SETTINGS, contentSet: 'paper-test-absent' };
     folder('2026-x', { stock: [1.2, 1.05, 1.35], sprint: [1.5, 1.5, 1.5], control: [1.5, 1.5, 1.5] }, absent);
     const index = path.join(dir, 'paper.json');
     writeFileSync(index, JSON.stringify({ figures: { fig6: ['2026-x'], table1: ['2026-x'] } }));
+    mkdirSync(path.join(dir, 'docs'));
+    const results = path.join(dir, 'docs', 'results.md');
     const readme = path.join(dir, 'README.md');
-    const empty = '# r\n<!-- paper-table: fig6 -->\n<!-- /paper-table -->\n';
-    writeFileSync(readme, empty);
+    const emptyResults = '# r\n<!-- paper-table: fig6 -->\n<!-- /paper-table -->\n';
+    const emptyReadme = '# s\n<!-- paper-table: summary -->\n<!-- /paper-table -->\n';
+    writeFileSync(results, emptyResults);
+    writeFileSync(readme, emptyReadme);
+    const docs = ['--results', results, '--readme', readme];
     const refused = io();
-    expect(await reportMain(['--paper', index, '--readme', readme], refused.io)).toBe(1);
+    expect(await reportMain(['--paper', index, ...docs], refused.io)).toBe(1);
     expect(refused.err.join('')).toMatch(/cannot rebuild 2026-x: content set "paper-test-absent" is not on this machine.*--no-rebuild/);
-    expect(readFileSync(readme, 'utf8')).toBe(empty);
+    expect(readFileSync(results, 'utf8')).toBe(emptyResults);
+
+    const stale = io();
+    expect(await reportMain(['--paper', index, ...docs, '--check'], stale.io)).toBe(1);
+    expect(stale.err.join('')).toMatch(/out of date: .*results\.md fig6; .*README\.md summary; .*fig6\.svg/);
+    expect(readFileSync(results, 'utf8')).toBe(emptyResults);
 
     const o = io();
-    expect(await reportMain(['--paper', index, '--readme', readme, '--no-rebuild'], o.io)).toBe(0);
-    expect(o.err.join('')).toMatch(/rewrote fig6; no block for table1/);
-    expect(readFileSync(readme, 'utf8')).toContain(
+    expect(await reportMain(['--paper', index, ...docs, '--no-rebuild'], o.io)).toBe(0);
+    expect(o.err.join('')).toMatch(/results\.md: rewrote fig6/);
+    expect(o.err.join('')).toMatch(/README\.md: rewrote summary/);
+    expect(o.err.join('')).toMatch(/no block for table1/);
+    expect(readFileSync(results, 'utf8')).toContain(
       '| 3 Mbit/s × 256 KB | 80.0 [70.0–90.0] (3) | 100.0 [100.0–100.0] (3) | 100.0 [100.0–100.0] (3) |',
     );
+    expect(readFileSync(readme, 'utf8')).toMatch(/\| \[Fig\. 6\]\(docs\/results\.md#paper-fig-6\) \|.*\| 9 \| 1 of 1 \|/);
+    expect(readFileSync(path.join(dir, 'docs', 'fig6.svg'), 'utf8')).toContain('>80.0</text>');
     expect(o.out.join('')).toContain('<!-- paper-table: table1 -->');
     // Fig. 6 as heat maps side by side: one per column (stock, Sprint, the control), the whole 4 × 4 grid each
     const html = readFileSync(path.join(dir, 'paper.html'), 'utf8');
@@ -322,22 +371,30 @@ describe('paper tables', () => {
     expect((html.match(/25 Mbit\/s/g) ?? []).length).toBeGreaterThanOrEqual(3);
     expect(html).not.toMatch(/<script|src="http|href="http/i);
     const again = io();
-    expect(await reportMain(['--paper', index, '--readme', readme, '--no-rebuild'], again.io)).toBe(0);
-    expect(again.err.join('')).toMatch(/no table changed/);
-    // bad input: an unknown figure, a folder listed twice, no figures, folders beside --paper, a README that is not there
+    expect(await reportMain(['--paper', index, ...docs, '--check'], again.io)).toBe(0);
+    expect(again.err.join('')).toMatch(/results\.md: no table changed/);
+    // a hand edit inside a generated block is caught, and --check leaves it for a rewrite
+    const edited = readFileSync(results, 'utf8').replace('80.0 [70.0–90.0] (3)', '85.0 [70.0–90.0] (3)');
+    writeFileSync(results, edited);
+    const caught = io();
+    expect(await reportMain(['--paper', index, ...docs, '--check'], caught.io)).toBe(1);
+    expect(caught.err.join('')).toMatch(/results\.md: differs in fig6/);
+    expect(readFileSync(results, 'utf8')).toBe(edited);
+    // bad input: an unknown figure, a folder listed twice, no figures, folders beside --paper, a file that is not there
     const refuses = async (index_: unknown, message: RegExp, extra: string[] = []): Promise<void> => {
       writeFileSync(index, JSON.stringify(index_));
       const bad = io();
       expect(await reportMain(['--paper', index, '--no-rebuild', ...extra], bad.io)).toBe(1);
       expect(bad.err.join('')).toMatch(message);
     };
-    await refuses({ figures: { fig9: ['2026-x'] } }, /unknown figure "fig9"/);
-    await refuses({ figures: { fig6: ['2026-x', '2026-x'] } }, /lists 2026-x twice/);
-    await refuses({ figures: ['2026-x'] }, /expected \{"figures"/);
-    await refuses(null, /expected \{"figures"/);
-    await refuses({ figures: { fig6: ['../x'] } }, /results folder names/);
+    await refuses({ figures: { fig9: ['2026-x'] } }, /unknown figure "fig9"/, docs);
+    await refuses({ figures: { fig6: ['2026-x', '2026-x'] } }, /lists 2026-x twice/, docs);
+    await refuses({ figures: ['2026-x'] }, /expected \{"figures"/, docs);
+    await refuses(null, /expected \{"figures"/, docs);
+    await refuses({ figures: { fig6: ['../x'] } }, /results folder names/, docs);
     await refuses({ figures: { fig6: ['2026-x'] } }, /nowhere\.md: no such file/, ['--readme', path.join(dir, 'nowhere.md')]);
     expect(await reportMain(['--paper', index, dir], io().io)).toBe(2);
+    expect(await reportMain([dir, '--check'], io().io)).toBe(2);
   });
 
   it('compares every setting of the folders it pools, nested ones and the ABR included, and keeps HTTP/1.1 and HTTP/2 apart', () => {
@@ -429,13 +486,23 @@ describe('paper tables', () => {
   });
 });
 
-describe("this repository's README", () => {
-  it('holds exactly the tables its committed results folders give (npx sprint report --paper demo/results/paper.json --readme README.md)', () => {
-    const indexFile = path.join(REPO, 'demo', 'results', 'paper.json');
+describe("this repository's docs", () => {
+  // npx sprint report --paper demo/results/paper.json --check
+  const indexFile = path.join(REPO, 'demo', 'results', 'paper.json');
+  const load = (name: string): FolderData => loadFolder(path.join(REPO, 'demo', 'results', name));
+
+  it('docs/results.md holds exactly the tables its committed results folders give', () => {
+    const tables = paperTables(readPaperIndex(indexFile), load);
+    const inDoc = markedTables(readFileSync(path.join(REPO, 'docs', 'results.md'), 'utf8'));
+    expect([...inDoc.keys()].sort()).toEqual([...tables.keys()].sort());
+    for (const [id, text] of tables) expect(`${id}:\n${inDoc.get(id)}`).toBe(`${id}:\n${text}`);
+  });
+
+  it("README.md's summary and docs/fig6.svg are what the committed folders give", () => {
     const index = readPaperIndex(indexFile);
-    const tables = paperTables(index, (name) => loadFolder(path.join(REPO, 'demo', 'results', name)));
-    const inReadme = readmeTables(readFileSync(path.join(REPO, 'README.md'), 'utf8'));
-    expect([...inReadme.keys()].sort()).toEqual([...tables.keys()].sort());
-    for (const [id, text] of tables) expect(`${id}:\n${inReadme.get(id)}`).toBe(`${id}:\n${text}`);
+    const inReadme = markedTables(readFileSync(path.join(REPO, 'README.md'), 'utf8'));
+    expect([...inReadme.keys()]).toEqual(['summary']);
+    expect(inReadme.get('summary')).toBe(summaryTable(index, load));
+    expect(readFileSync(path.join(REPO, 'docs', 'fig6.svg'), 'utf8')).toBe(fig6Svg(index, load));
   });
 });

@@ -76,7 +76,7 @@ describe('audioOrder at a train that resumes after a pause (the stall it prevent
   });
 
   it('holds the third video request of a restart slower than the one the reserve last sampled (the rate read from the time spent)', () => {
-    // The testbed's BW-100 run (README, "Restarts, measured"): a restart began at 552.4 s with two 1.35 Mbit/s
+    // The testbed's BW-100 run (demo/results/README.md, "Restarts, measured"): a restart began at 552.4 s with two 1.35 Mbit/s
     // segments (656 and 683 KB); at 568.3 s, the first not yet arrived, dash.js asked for a third, with 9.0 s of
     // video and 13.0 s of audio buffered (audio one segment ahead), dash.js's audio target the video buffered + 1 s.
     // The one restart sampled before (also after a 5 s pause) had delivered its first segment at 0.90 Mbit/s.
