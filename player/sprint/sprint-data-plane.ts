@@ -1068,7 +1068,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (entry.state !== 'loading') return;
     const ctx = this.ctx;
     // Only a request that delivered no body is sent again: a response cut mid-body would be cut again and its
-    // copies take the link from the rescue's lower rung (docs/design/rescue.md).
+    // copies take the link from the rescue's lower rung (docs/design/06-rescue.md).
     const bodyArrived = entry.bytes > 0;
     entry.failedBytes = Math.max(entry.failedBytes, entry.bytes);
     entry.pieces = [];
