@@ -62,6 +62,9 @@ describe('the npm package, installed into an empty project', () => {
       'dist/src/cli/model.js',
       'LICENSE',
       'README.md',
+      // the README's picture and the docs it links
+      'docs/fig6.svg',
+      'docs/results.md',
     ]) {
       expect(files).toContain(f);
     }
