@@ -10,7 +10,8 @@
 // hooks kill what is left if the harness dies).
 //
 // Raw files in the run directory: run.json (what ran, when, and how it ended),
-// wire.jsonl, ss.jsonl, qdisc.jsonl, player-<port>.jsonl, bulk-<port>.jsonl,
+// wire.jsonl, ss.jsonl, qdisc.jsonl, cpu.jsonl (the CPU the run had,
+// cpu-sampler.ts), player-<port>.jsonl, bulk-<port>.jsonl,
 // origin-<port>.log, browser.log (with `--primer`, primer.ts: also the
 // primer's bulk-9900.jsonl and origin-9900.log, started before the
 // schedule). run-summary.ts turns them into figures.
@@ -38,6 +39,7 @@ import { WireCapture, WireCaptureSummary } from '../testbed/capture';
 import { CongestionCheck } from '../testbed/congestion';
 import { DelayStats } from '../testbed/delay-element';
 import { distScript, OriginProcess, startOriginProcess } from '../testbed/origin-process';
+import { startCpuSampler } from '../testbed/cpu-sampler';
 import { startQdiscSampler } from '../testbed/qdisc-sampler';
 import { SamplerSummary } from '../testbed/sampler';
 import { startSsSampler } from '../testbed/ss-sampler';
@@ -381,6 +383,8 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     teardown.push('sampler', async () => samplerSummaries.push(await ss.stop()));
     const qdisc = startQdiscSampler(tb, { out: file('qdisc.jsonl') });
     teardown.push('sampler', async () => samplerSummaries.push(await qdisc.stop()));
+    const cpu = startCpuSampler({ out: file('cpu.jsonl') });
+    teardown.push('sampler', async () => samplerSummaries.push(await cpu.stop()));
     const needBrowser = flows.some((f) => f.role === 'player');
     if (needBrowser) {
       const extraArgs = [...trustFlags, ...(options.chromiumArgs ?? [])];
