@@ -12,7 +12,8 @@
 // Raw files in the run directory: run.json (what ran, when, and how it ended),
 // wire.jsonl, ss.jsonl, qdisc.jsonl, cpu.jsonl (the CPU the run had,
 // cpu-sampler.ts), player-<port>.jsonl, bulk-<port>.jsonl,
-// origin-<port>.log, browser.log (with `--primer`, primer.ts: also the
+// origin-<port>.log, browser.log (with `--packets`, packet-capture.ts: also
+// packets-server.pcap.gz and packets-client.pcap.gz; with `--primer`, primer.ts: also the
 // primer's bulk-9900.jsonl and origin-9900.log, started before the
 // schedule). run-summary.ts turns them into figures.
 //
@@ -40,6 +41,7 @@ import { CongestionCheck } from '../testbed/congestion';
 import { DelayStats } from '../testbed/delay-element';
 import { distScript, OriginProcess, startOriginProcess } from '../testbed/origin-process';
 import { startCpuSampler } from '../testbed/cpu-sampler';
+import { PACKET_FILES, PacketCapture, PacketCaptureSummary } from '../testbed/packet-capture';
 import { startQdiscSampler } from '../testbed/qdisc-sampler';
 import { SamplerSummary } from '../testbed/sampler';
 import { startSsSampler } from '../testbed/ss-sampler';
@@ -139,6 +141,8 @@ export interface RunRecord {
   };
   readonly congestion: CongestionCheck | null;
   readonly capture: WireCaptureSummary | null;
+  /** With `--packets`: the header captures on both sides of the queue (packet-capture.ts); absent without. */
+  readonly packets?: readonly PacketCaptureSummary[];
   readonly samplers: readonly SamplerSummary[];
   readonly bulkExitCodes: Readonly<Record<string, number | null>>;
   readonly delay: readonly DelayStats[] | null;
@@ -225,6 +229,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
   const bulkDone = new Map<string, Promise<number | null>>();
   const bulkExitCodes: Record<string, number | null> = {};
   let captureSummary: WireCaptureSummary | null = null;
+  const packetSummaries: PacketCaptureSummary[] = [];
   const samplerSummaries: SamplerSummary[] = [];
   let congestion: CongestionCheck | null = null;
   let delayStats: DelayStats[] | null = null;
@@ -379,6 +384,19 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     }
     const wire = await WireCapture.start(tb, { out: file('wire.jsonl') });
     teardown.push('capture', async () => (captureSummary = await wire.stop()));
+    if (settings.packets) {
+      for (const side of ['server', 'client'] as const) {
+        const packets = await PacketCapture.start(tb, side, file(PACKET_FILES[side]));
+        teardown.push(`packet capture (${side} side)`, async () => {
+          const summary = await packets.stop();
+          packetSummaries.push(summary);
+          if (summary.droppedByKernel)
+            warnings.push(
+              `${summary.file}: tcpdump reported ${summary.droppedByKernel} packet(s) dropped by the kernel (not in the capture)`,
+            );
+        });
+      }
+    }
     const ss = startSsSampler(tb, { out: file('ss.jsonl'), serverPorts: flows.map((f) => f.port) });
     teardown.push('sampler', async () => samplerSummaries.push(await ss.stop()));
     const qdisc = startQdiscSampler(tb, { out: file('qdisc.jsonl') });
@@ -654,6 +672,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     },
     congestion,
     capture: captureSummary,
+    ...(settings.packets ? { packets: packetSummaries } : {}),
     samplers: samplerSummaries,
     bulkExitCodes,
     delay: delayStats,
