@@ -36,7 +36,7 @@ export interface FlowFigures {
   readonly segmentsBefore: number;
   readonly bytesBefore: number;
   readonly segmentsAfter: number;
-  /** Segments seen before the queue and never after it. */
+  /** Segments seen before the queue and never after it (not counting those still queued when the capture stopped). */
   readonly dropped: number;
   readonly dropEpisodes: number;
   /** Segments the sender sent again (starting below the highest sequence it had sent). */
@@ -203,16 +203,19 @@ function connectionFigures(c: Conn, options: FlowFiguresOptions): FlowFigures {
   const beforeCount = new Map<string, number>();
   for (const s of before) beforeCount.set(key(s), (beforeCount.get(key(s)) ?? 0) + 1);
   const seenDropped = new Map<string, number>();
-  const droppedAt = new Set<number>();
+  const missing = new Set<number>();
   before.forEach((s, i) => {
     const k = key(s);
     const excess = (beforeCount.get(k) ?? 0) - (afterCount.get(k) ?? 0);
     const already = seenDropped.get(k) ?? 0;
     if (already < excess) {
       seenDropped.set(k, already + 1);
-      droppedAt.add(i);
+      missing.add(i);
     }
   });
+  // The queue is FIFO: a missing segment sent after the last one that came out was still queued when the capture stopped.
+  const lastOutS = Math.max(-Infinity, ...before.filter((_, i) => !missing.has(i)).map((s) => s.t));
+  const droppedAt = new Set([...missing].filter((i) => (before[i] as { t: number }).t < lastOutS));
 
   // Retransmissions: segments starting below the highest sequence sent before them.
   let highest = -Infinity;

@@ -208,6 +208,11 @@ describe('flow figures', () => {
     expect(f?.rttS).toBeCloseTo(0.04, 3);
   });
 
+  it('does not count segments still in the queue when the capture stopped', () => {
+    const queued = flowFigures(read([...server, data(100.5, 13), data(100.50001, 14)]), read(client), { burstGapS: 0.0002 })[0];
+    expect(queued).toMatchObject({ segmentsBefore: 16, dropped: 2, dropEpisodes: 1 });
+  });
+
   it('finds the bursts and the drops at the end of the first', () => {
     expect(f?.bursts.count).toBe(3);
     expect(f?.bursts.size).toEqual({ n: 3, median: 2, p90: 10, max: 10 });
