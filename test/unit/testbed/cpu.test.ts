@@ -206,6 +206,10 @@ describe('the report', () => {
       const row = fig6.split('\n').find((l) => l.startsWith('| 256 KB')) ?? '';
       expect(row.split('|').map((c) => c.trim())[2]).toMatch(/ †$/);
       expect(row.split('|').map((c) => c.trim())[3]).not.toMatch(/†/);
+      // The runs table: mean idle and the worst 10 s, marked.
+      expect(md).toMatch(/stock\/r1\/\) \|.*\| 46 \(5\) † \|$/m);
+      expect(md).toMatch(/sprint-x\/r1\/\) \|.*\| 60 \(60\) \|$/m);
+      expect(readFileSync(r.files.reportHtml, 'utf8')).toMatch(/CPU: 46 % idle \(worst 10 s 5 %, saturated\)/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
