@@ -11,6 +11,7 @@ import * as path from 'path';
 import { gzipSync } from 'zlib';
 import { flowFigures, unwrapSeq } from '../../../demo/harness/flow-figures';
 import { main } from '../../../demo/harness/flows-cli';
+import { packetCaptureArgs } from '../../../demo/testbed/packet-capture';
 import { readPcap, TCP_ACK, TCP_PSH, TCP_SYN, TcpPacket } from '../../../demo/testbed/pcap';
 import { captureIo } from '../capture-io';
 
@@ -159,6 +160,24 @@ function scenario(): { server: Pkt[]; client: Pkt[] } {
 }
 
 const read = (packets: Pkt[], link?: 'ethernet' | 'cooked' | 'raw'): TcpPacket[] => readPcap(pcapBytes(packets, link), 'test').packets;
+
+describe('the captures', () => {
+  it("take the server's data inbound before the queue, and both directions after it, headers only, as pcap on stdout", () => {
+    expect(packetCaptureArgs('server', 'rs0').args).toEqual([
+      '-i',
+      'rs0',
+      '-Q',
+      'in',
+      '-s',
+      '96',
+      '-n',
+      '-w',
+      '-',
+      'tcp and src net 10.201.1.0/24',
+    ]);
+    expect(packetCaptureArgs('client', 'rc0').args).toEqual(['-i', 'rc0', '-s', '96', '-n', '-w', '-', 'tcp']);
+  });
+});
 
 describe('the pcap reader', () => {
   it('reads Ethernet, Linux cooked and raw IP captures alike, with the payload from the IP length and the options', () => {
