@@ -117,42 +117,41 @@ const endpoint = (addr: string, port: number): string => `${addr}:${port}`;
  * a SYN, else the side that sent more payload.
  */
 function connections(server: readonly TcpPacket[], client: readonly TcpPacket[]): Conn[] {
-  const byPair = new Map<string, { a: string; b: string; packets: Array<{ p: TcpPacket; before: boolean }> }>();
+  const byPair = new Map<string, { a: string; b: string; before: TcpPacket[]; after: TcpPacket[] }>();
   const add = (p: TcpPacket, before: boolean): void => {
     const x = endpoint(p.src, p.srcPort);
     const y = endpoint(p.dst, p.dstPort);
     const key = x < y ? `${x}|${y}` : `${y}|${x}`;
     let c = byPair.get(key);
-    if (!c) byPair.set(key, (c = { a: x < y ? x : y, b: x < y ? y : x, packets: [] }));
-    c.packets.push({ p, before });
+    if (!c) byPair.set(key, (c = { a: x < y ? x : y, b: x < y ? y : x, before: [], after: [] }));
+    (before ? c.before : c.after).push(p);
   };
   for (const p of server) add(p, true);
   for (const p of client) add(p, false);
   const out: Conn[] = [];
   for (const c of byPair.values()) {
-    const synFrom = c.packets.find(({ p }) => (p.flags & (TCP_SYN | TCP_ACK)) === TCP_SYN)?.p;
+    const isSyn = (p: TcpPacket): boolean => (p.flags & (TCP_SYN | TCP_ACK)) === TCP_SYN;
+    const synFrom = c.after.find(isSyn) ?? c.before.find(isSyn);
     let serverEnd: string;
     if (synFrom) serverEnd = endpoint(synFrom.dst, synFrom.dstPort);
     else {
-      const sent = (e: string): number =>
-        c.packets.filter(({ p }) => endpoint(p.src, p.srcPort) === e).reduce((a, { p }) => a + p.payload, 0);
-      serverEnd = sent(c.a) >= sent(c.b) ? c.a : c.b;
+      let fromA = 0;
+      let fromB = 0;
+      for (const p of [c.before, c.after].flat())
+        if (endpoint(p.src, p.srcPort) === c.a) fromA += p.payload;
+        else fromB += p.payload;
+      serverEnd = fromA >= fromB ? c.a : c.b;
     }
     const clientEnd = serverEnd === c.a ? c.b : c.a;
     const [sAddr, sPort] = serverEnd.split(':') as [string, string];
     const [cAddr, cPort] = clientEnd.split(':') as [string, string];
-    const sorted = (list: Array<{ p: TcpPacket; before: boolean }>, before: boolean): TcpPacket[] =>
-      list
-        .filter((x) => x.before === before)
-        .map((x) => x.p)
-        .sort((x, y) => x.t - y.t);
     out.push({
       serverAddr: sAddr,
       serverPort: Number(sPort),
       clientAddr: cAddr,
       clientPort: Number(cPort),
-      before: sorted(c.packets, true),
-      after: sorted(c.packets, false),
+      before: c.before.sort((x, y) => x.t - y.t),
+      after: c.after.sort((x, y) => x.t - y.t),
     });
   }
   return out;
@@ -194,15 +193,17 @@ function connectionFigures(c: Conn, options: FlowFiguresOptions): FlowFigures {
     ack: !fromServer(p) && (p.flags & TCP_ACK) !== 0 ? ackSeq(p.ack) : null,
   }));
   const after = afterAll.filter((x) => x.data).map((x) => ({ t: x.p.t, seq: x.seq, len: x.p.payload }));
-  const mss = Math.max(0, ...before.map((s) => s.len), ...after.map((s) => s.len));
+  // (no spread: a long run has more segments than a call takes arguments)
+  const mss = [...before, ...after].reduce((m, s) => Math.max(m, s.len), 0);
 
   // Drops: copies before the queue beyond those seen after it, earliest first.
-  const key = (s: { seq: number; len: number }): string => `${s.seq}:${s.len}`;
-  const afterCount = new Map<string, number>();
+  // One number per (sequence, length): exact below 2^37 bytes of sequence (2^53 / 2^16).
+  const key = (s: { seq: number; len: number }): number => s.seq * 65536 + s.len;
+  const afterCount = new Map<number, number>();
   for (const s of after) afterCount.set(key(s), (afterCount.get(key(s)) ?? 0) + 1);
-  const beforeCount = new Map<string, number>();
+  const beforeCount = new Map<number, number>();
   for (const s of before) beforeCount.set(key(s), (beforeCount.get(key(s)) ?? 0) + 1);
-  const seenDropped = new Map<string, number>();
+  const seenDropped = new Map<number, number>();
   const missing = new Set<number>();
   before.forEach((s, i) => {
     const k = key(s);
@@ -214,7 +215,7 @@ function connectionFigures(c: Conn, options: FlowFiguresOptions): FlowFigures {
     }
   });
   // The queue is FIFO: a missing segment sent after the last one that came out was still queued when the capture stopped.
-  const lastOutS = Math.max(-Infinity, ...before.filter((_, i) => !missing.has(i)).map((s) => s.t));
+  const lastOutS = before.reduce((m, s, i) => (missing.has(i) ? m : Math.max(m, s.t)), -Infinity);
   const droppedAt = new Set([...missing].filter((i) => (before[i] as { t: number }).t < lastOutS));
 
   // Retransmissions: segments starting below the highest sequence sent before them.

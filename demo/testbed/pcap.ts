@@ -93,7 +93,17 @@ function ipOffset(linkType: number, frame: Buffer): number | null {
   }
 }
 
-const ipv4 = (b: Buffer, at: number): string => `${b[at]}.${b[at + 1]}.${b[at + 2]}.${b[at + 3]}`;
+/** Dotted addresses, one string per address (a capture holds millions of packets between a few hosts). */
+const addresses = new Map<number, string>();
+function ipv4(b: Buffer, at: number): string {
+  const n = b.readUInt32BE(at);
+  let s = addresses.get(n);
+  if (s === undefined) {
+    s = `${b[at]}.${b[at + 1]}.${b[at + 2]}.${b[at + 3]}`;
+    if (addresses.size < 4096) addresses.set(n, s);
+  }
+  return s;
+}
 
 /** The TCP packet in one frame, or null when it is not IPv4/TCP or too short to read. */
 export function tcpOfFrame(linkType: number, frame: Buffer, t: number): TcpPacket | null {
