@@ -19,6 +19,10 @@ const COMMANDS = {
     module: 'dist/demo/harness/wire-log-cli.js',
     summary: "a player's requests on the wire, from an origin access log: trains, expanded requests",
   },
+  flows: {
+    module: 'dist/demo/harness/flows-cli.js',
+    summary: 'per connection of a --packets run: queue drops, bursts, ACKs and receive window, from its captures',
+  },
   restarts: {
     module: 'dist/demo/harness/restarts-cli.js',
     summary: "Sprint's trains after a pause in a player's log: resume buffer, reserve, draw-down, stalls",

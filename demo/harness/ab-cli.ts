@@ -59,6 +59,7 @@ const SPEC: OptionsSpec = {
   'no-control': { kind: 'flag' },
   together: { kind: 'flag' },
   'preload-pages': { kind: 'flag' },
+  packets: { kind: 'flag' },
   pairs: { kind: 'value' },
   results: { kind: 'value' },
   resume: { kind: 'flag' },
@@ -151,6 +152,10 @@ Comparison:
                          rows; its rows against a bulk flow are the players alone and the control)
 
 Output:
+  --packets              also capture packet headers at the router in every run (tcpdump -s 96):
+                         packets-server.pcap.gz (the server's data before the bottleneck queue)
+                         and packets-client.pcap.gz (after it, and the receiver's ACKs), gzipped
+                         as they are written; read them with sprint flows RUN_DIR
   --results DIR          results folder (default results/ab-<date>-<time>)
   --resume               continue an interrupted results folder of the same plan (and shard), or
                          give it more runs per cell: the same plan with a larger --repeat (not in a shard)
@@ -296,6 +301,7 @@ export function parseAbArgs(argv: readonly string[], now: Date = new Date()): Pa
     schedule,
     ...(primer ? { primer } : {}),
     ...(flag('preload-pages') ? { pagePreload: true as const } : {}),
+    ...(flag('packets') ? { packets: true as const } : {}),
   };
   if (settings.pagePreload && originIsNginx(settings.origin)) {
     throw new UsageError(
@@ -342,6 +348,7 @@ export function describePlan(parsed: ParsedAb): string {
       `${s.bulkFlows} bulk, cc ${s.congestionControl}, delay ${s.delayMs} ms, content ${s.contentSet}/${s.layout}, abr ${parsed.defaultAbr}`,
     ...(s.primer ? [describePrimer(s.primer)] : []),
     ...(s.pagePreload ? ['player pages preloaded on the idle link before the run starts; players created at their scheduled start'] : []),
+    ...(s.packets ? ['packet headers captured on both sides of the bottleneck queue in every run (packets-*.pcap.gz)'] : []),
     `conditions: ${p.conditions.map((c) => c.key).join(', ')}`,
     ...(parsed.shard
       ? [

@@ -11,6 +11,7 @@
 // run that fell back measures the fallback); the others are listed as problems.
 // Pure: run summaries in, aggregate out.
 
+import { SATURATED_IDLE, SATURATION_SPAN_S } from '../testbed/cpu';
 import { Summary, summarize } from '../testbed/metrics';
 import type { RunSummary, TcpFigures } from './run-summary';
 import { expectedShare } from './expected-share';
@@ -77,6 +78,19 @@ export interface Cell {
   readonly modes: readonly string[];
   readonly modeReasons: readonly string[];
   readonly problems: readonly string[];
+  /** Counted runs whose machine was saturated (run-summary.ts `cpu`): the tables mark the cell with SATURATED_MARK. */
+  readonly saturatedRuns?: readonly string[];
+}
+
+/** The tables' mark on a cell that rests on a saturated run. */
+export const SATURATED_MARK = '†';
+
+/** The tables' line on SATURATED_MARK. */
+export const SATURATED_NOTE = `${SATURATED_MARK}: the cell rests on a run whose machine was saturated (under ${100 * SATURATED_IDLE} % idle CPU in some ${SATURATION_SPAN_S} s of its window; see Problems).`;
+
+/** SATURATED_MARK after a cell's text when one of its counted runs was saturated. */
+export function markSaturated(text: string, cell: Pick<Cell, 'saturatedRuns'> | undefined): string {
+  return cell?.saturatedRuns && cell.saturatedRuns.length > 0 ? `${text} ${SATURATED_MARK}` : text;
 }
 
 export interface Aggregate {
@@ -240,6 +254,7 @@ export function aggregate(runs: readonly RunSummary[], playerOrder: readonly str
         modes: [...new Set(players.map((p) => p.mode ?? 'unresolved'))],
         modeReasons: [...new Set(players.map((p) => p.modeReason ?? ''))].filter(Boolean),
         problems: [...new Set(problems)],
+        saturatedRuns: ok.filter((r) => r.cpu?.saturated === true).map((r) => r.dir),
       });
     }
   }

@@ -13,7 +13,7 @@
 import { existsSync, readFileSync } from 'fs';
 import * as path from 'path';
 import type { Summary } from '../testbed/metrics';
-import { aggregate, Aggregate, Cell, cellOf, Column, runCounts, runFallback } from './aggregate';
+import { aggregate, Aggregate, Cell, cellOf, Column, markSaturated, runCounts, runFallback, SATURATED_NOTE } from './aggregate';
 import { bytesLabel, cellText, escapeHtml, rateLabel } from './format';
 import { countBuilds } from './build-stamp';
 import { heatMapsSection, htmlPage } from './report-html';
@@ -345,8 +345,9 @@ export function fig6Table(folders: readonly FolderData[]): string[] {
       rows.push([
         name,
         ...cols.map((c) => {
-          const s = cellOf(agg, key, c.key)?.metrics.percentOfFairShare;
-          return bold(countedText(s), isSprint(c.flow) && outsideBand(s));
+          const cell = cellOf(agg, key, c.key);
+          const s = cell?.metrics.percentOfFairShare;
+          return markSaturated(bold(countedText(s), isSprint(c.flow) && outsideBand(s)), cell);
         }),
       ]);
       videoRows.push([
@@ -369,6 +370,7 @@ export function fig6Table(folders: readonly FolderData[]): string[] {
     ...table(['rate × queue', ...playerColumns(agg).map(title)], videoRows),
     '',
     sourcesLine(folders),
+    ...(agg.cells.some((c) => (c.saturatedRuns ?? []).length > 0) ? ['', SATURATED_NOTE] : []),
     ...(settings ? ['', settings] : []),
   ];
 }

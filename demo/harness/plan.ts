@@ -88,6 +88,12 @@ export interface CommonSettings {
    * absent = off (left out so older folders' plans still match on --resume).
    */
   readonly pagePreload?: true;
+  /**
+   * `--packets`: header-only captures on both sides of the router's queue
+   * (demo/testbed/packet-capture.ts) in every run, read by `sprint flows`;
+   * absent = off (left out so older folders' plans still match on --resume).
+   */
+  readonly packets?: true;
 }
 
 /** How long one run lasts from the first flow to the end of the schedule, seconds (the primer's lead included). */

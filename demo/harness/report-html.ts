@@ -277,9 +277,17 @@ function runDetails(run: RunSummary, open: boolean): string {
         `<li>port ${escapeHtml(port)}: ${t.connections} connection(s), cwnd ${cellText(t.cwnd, 0)}, RTT ${cellText(t.rttMs, 0)} ms, ${escapeHtml(t.congestionControls.join(','))}, ${t.retransmits} retransmits</li>`,
     )
     .join('');
+  const c = run.cpu;
+  const cpu = c
+    ? `<li>CPU: ${(100 * c.meanIdle).toFixed(0)} % idle (worst 10 s ${(100 * c.worst10sIdle).toFixed(0)} %${c.saturated ? ', saturated' : ''}); CPU seconds ${Object.entries(
+        c.classCpuS,
+      )
+        .map(([k, v]) => `${escapeHtml(k)} ${v.toFixed(1)}`)
+        .join(', ')}, other work ${c.otherCpuS.toFixed(1)}</li>`
+    : '';
   return `<details${open ? ' open' : ''}><summary class="run-head">${runHead(run)}</summary>
 ${runCharts(run)}
-<ul>${players}${tcp}<li>queue backlog ${cellText(run.queue.backlogBytes, 0, 1 / 1024)} KB, ${run.queue.drops} drops in the window; total ${run.totalBitsPerSec === null ? '–' : mbit(run.totalBitsPerSec, 3)} Mbit/s (${run.utilization === null ? '–' : (run.utilization * 100).toFixed(1)}% of the rate)</li></ul>
+<ul>${players}${tcp}${cpu}<li>queue backlog ${cellText(run.queue.backlogBytes, 0, 1 / 1024)} KB, ${run.queue.drops} drops in the window; total ${run.totalBitsPerSec === null ? '–' : mbit(run.totalBitsPerSec, 3)} Mbit/s (${run.utilization === null ? '–' : (run.utilization * 100).toFixed(1)}% of the rate)</li></ul>
 ${warnings}<p class="note">Raw data: <code>${escapeHtml(run.dir)}/</code></p></details>`;
 }
 

@@ -4,7 +4,7 @@
 
 import { isPairVariant } from './plan';
 import { countBuilds } from './build-stamp';
-import type { Aggregate } from './aggregate';
+import { SATURATED_MARK, type Aggregate } from './aggregate';
 import { describeSource } from './host-info';
 import { durationLabel, mbit, stallLabel } from './format';
 import type { AbManifest } from './manifest';
@@ -158,6 +158,7 @@ export function buildSummaryMarkdown(
         'bitrate Mbit/s',
         'stalls in the window',
         'Sprint trains (whole run)',
+        'CPU idle % (worst 10 s)',
       ],
       runs.map((r) => [
         `[${r.dir}](${r.dir}/)`,
@@ -168,12 +169,15 @@ export function buildSummaryMarkdown(
         r.players.map((p) => (p.bitrateMedianBps === null ? '–' : mbit(p.bitrateMedianBps))).join(', ') || '–',
         r.players.map((p) => stallLabel(p.rebufferCount, p.rebufferS)).join('; ') || '–',
         r.flows.flatMap((f) => (f.trains ? [`${f.label}: ${trainLabel(f.trains)}`] : [])).join('; ') || '–',
+        r.cpu
+          ? `${(100 * r.cpu.meanIdle).toFixed(0)} (${(100 * r.cpu.worst10sIdle).toFixed(0)})${r.cpu.saturated ? ` ${SATURATED_MARK}` : ''}`
+          : '–',
       ]),
     ),
   );
   out.push('');
   out.push(
-    'Raw data per run: `run.json`, `wire.jsonl` (bytes per 100 ms per server port), `player-<port>.jsonl` (stats once a second, every segment and transfer), `ss.jsonl`, `qdisc.jsonl`, `bulk-<port>.jsonl`, `origin-<port>.log`, `browser.log`. Rebuild the reports with `npx sprint report <dir>`.',
+    'Raw data per run: `run.json`, `wire.jsonl` (bytes per 100 ms per server port), `player-<port>.jsonl` (stats once a second, every segment and transfer), `ss.jsonl`, `qdisc.jsonl`, `cpu.jsonl` (idle share and CPU per process class each second), `bulk-<port>.jsonl`, `origin-<port>.log`, `browser.log`; with `--packets`, `packets-server.pcap.gz` and `packets-client.pcap.gz` (read with `npx sprint flows <run dir>`). Rebuild the reports with `npx sprint report <dir>`.',
     '',
   );
   return out.join('\n');

@@ -6,7 +6,7 @@
 // rebuffers, switches, startup delay, unfairness (paper Table I) and what the
 // data plane did. Pure.
 
-import { Aggregate, Cell, cellOf, Column, MetricName } from './aggregate';
+import { Aggregate, Cell, cellOf, Column, markSaturated, MetricName, SATURATED_NOTE } from './aggregate';
 import { bytesLabel, cellText, rateLabel } from './format';
 import { isPairVariant } from './plan';
 
@@ -80,7 +80,7 @@ function perRate(
     rows: r.queues.map((q) => {
       const cells = columns.map((c) => cellOf(agg, q.key, c.key));
       return {
-        cells: [bytesLabel(q.queue), ...cells.map(text)],
+        cells: [bytesLabel(q.queue), ...cells.map((c) => markSaturated(text(c), c))],
         shares: share ? [null, ...cells.map((c) => c?.metrics[share]?.median ?? null)] : undefined,
       };
     }),
@@ -249,6 +249,12 @@ export function summaryTables(agg: Aggregate): TableModel[] {
       ],
     });
   }
+  if (agg.cells.some((c) => (c.saturatedRuns ?? []).length > 0))
+    for (const [i, t] of tables.entries())
+      tables[i] = {
+        ...t,
+        note: `${t.note ? `${t.note} ` : ''}${SATURATED_NOTE}`,
+      };
   return tables;
 }
 

@@ -10,6 +10,7 @@
 
 import { existsSync, readFileSync, writeFileSync } from 'fs';
 import * as path from 'path';
+import { CpuRecord, CpuSummary, saturationWarning, summarizeCpu } from '../testbed/cpu';
 import { num, readJsonl } from '../testbed/jsonl';
 import { rawFileExists } from '../testbed/raw-files';
 import { bytesInWindow, FlowSeries, meetTimeS, Summary, summarize, unfairness, Window } from '../testbed/metrics';
@@ -120,6 +121,12 @@ export interface RunSummary {
   readonly congestionOk: boolean | null;
   /** The machine and source of the run (run.json's host), when recorded. */
   readonly host: HostRecord | null;
+  /**
+   * The CPU the run had over the window (cpu.ts, from cpu.jsonl): mean and
+   * worst-10 s idle share, CPU seconds per process class, saturated when any
+   * 10 s had under 20 % idle. Null without cpu.jsonl (older runs) or a window.
+   */
+  readonly cpu?: CpuSummary | null;
   /** What went wrong for the players inside the window (playerProblems); also in `warnings`, so the report lists them under Problems. */
   readonly playerProblems?: readonly string[];
   readonly warnings: readonly string[];
@@ -144,6 +151,8 @@ export interface RunData {
   readonly players: Readonly<Record<string, PlayerLine[]>>;
   readonly ss: ReadonlyArray<Record<string, unknown>>;
   readonly qdisc: ReadonlyArray<Record<string, unknown>>;
+  /** cpu.jsonl's interval records (absent or empty in runs recorded before it was sampled). */
+  readonly cpu?: readonly CpuRecord[];
   /** origin-<port>.log lines of the players' origins, by flow id. */
   readonly origins?: Readonly<Record<string, ReadonlyArray<Record<string, unknown>>>>;
   /** bulk-<port>.jsonl records of the bulk and control flows (no bins), by flow id. */
@@ -205,6 +214,7 @@ export function loadRunData(runDir: string): RunData {
     players,
     ss: opt('ss.jsonl', (p) => readJsonl<Record<string, unknown>>(p).filter((r) => r['kind'] === 'ss'), []),
     qdisc: opt('qdisc.jsonl', (p) => readJsonl<Record<string, unknown>>(p).filter((r) => r['kind'] === 'qdisc'), []),
+    cpu: opt('cpu.jsonl', (p) => readJsonl<CpuRecord>(p).filter((r) => r.kind === 'cpu'), []),
     origins,
     bulks,
     mediaFiles: media.files,
@@ -414,6 +424,9 @@ export function summarizeRun(data: RunData): RunSummary {
   if (data.mediaFilesProblem) warnings.push(data.mediaFilesProblem);
   const overload = overloadWarning(record.host);
   if (overload) warnings.push(overload);
+  const cpu = window && data.cpu && data.cpu.length > 0 ? summarizeCpu(data.cpu, window) : null;
+  const saturated = saturationWarning(cpu);
+  if (saturated) warnings.push(saturated);
   const primerLeft = primerWarning(record, data.wire, window, data.qdisc);
   if (primerLeft) warnings.push(primerLeft);
   const primerEarly = primerPlaybackWarning(record);
@@ -527,6 +540,7 @@ export function summarizeRun(data: RunData): RunSummary {
     queue: { samples: qRows.length, backlogBytes: maybe(qRows.map((r) => num(r['backlogBytes']))), drops },
     congestionOk: record.congestion ? record.congestion.ok : null,
     host: record.host ?? null,
+    cpu,
     playerProblems: problems,
     warnings,
     plot: {

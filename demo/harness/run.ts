@@ -10,8 +10,10 @@
 // hooks kill what is left if the harness dies).
 //
 // Raw files in the run directory: run.json (what ran, when, and how it ended),
-// wire.jsonl, ss.jsonl, qdisc.jsonl, player-<port>.jsonl, bulk-<port>.jsonl,
-// origin-<port>.log, browser.log (with `--primer`, primer.ts: also the
+// wire.jsonl, ss.jsonl, qdisc.jsonl, cpu.jsonl (the CPU the run had,
+// cpu-sampler.ts), player-<port>.jsonl, bulk-<port>.jsonl,
+// origin-<port>.log, browser.log (with `--packets`, packet-capture.ts: also
+// packets-server.pcap.gz and packets-client.pcap.gz; with `--primer`, primer.ts: also the
 // primer's bulk-9900.jsonl and origin-9900.log, started before the
 // schedule). run-summary.ts turns them into figures.
 //
@@ -39,6 +41,8 @@ import { WireCapture, WireCaptureSummary } from '../testbed/capture';
 import { CongestionCheck } from '../testbed/congestion';
 import { DelayStats } from '../testbed/delay-element';
 import { distScript, OriginProcess, startOriginProcess } from '../testbed/origin-process';
+import { startCpuSampler } from '../testbed/cpu-sampler';
+import { PACKET_FILES, PacketCapture, PacketCaptureSummary } from '../testbed/packet-capture';
 import { startQdiscSampler } from '../testbed/qdisc-sampler';
 import { SamplerSummary } from '../testbed/sampler';
 import { startSsSampler } from '../testbed/ss-sampler';
@@ -138,6 +142,8 @@ export interface RunRecord {
   };
   readonly congestion: CongestionCheck | null;
   readonly capture: WireCaptureSummary | null;
+  /** With `--packets`: the header captures on both sides of the queue (packet-capture.ts); absent without. */
+  readonly packets?: readonly PacketCaptureSummary[];
   readonly samplers: readonly SamplerSummary[];
   readonly bulkExitCodes: Readonly<Record<string, number | null>>;
   readonly delay: readonly DelayStats[] | null;
@@ -226,6 +232,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
   const bulkDone = new Map<string, Promise<number | null>>();
   const bulkExitCodes: Record<string, number | null> = {};
   let captureSummary: WireCaptureSummary | null = null;
+  const packetSummaries: PacketCaptureSummary[] = [];
   const samplerSummaries: SamplerSummary[] = [];
   let congestion: CongestionCheck | null = null;
   let delayStats: DelayStats[] | null = null;
@@ -380,10 +387,25 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     }
     const wire = await WireCapture.start(tb, { out: file('wire.jsonl') });
     teardown.push('capture', async () => (captureSummary = await wire.stop()));
+    if (settings.packets) {
+      for (const side of ['server', 'client'] as const) {
+        const packets = await PacketCapture.start(tb, side, file(PACKET_FILES[side]));
+        teardown.push(`packet capture (${side} side)`, async () => {
+          const summary = await packets.stop();
+          packetSummaries.push(summary);
+          if (summary.droppedByKernel)
+            warnings.push(
+              `${summary.file}: tcpdump reported ${summary.droppedByKernel} packet(s) dropped by the kernel (not in the capture)`,
+            );
+        });
+      }
+    }
     const ss = startSsSampler(tb, { out: file('ss.jsonl'), serverPorts: flows.map((f) => f.port) });
     teardown.push('sampler', async () => samplerSummaries.push(await ss.stop()));
     const qdisc = startQdiscSampler(tb, { out: file('qdisc.jsonl') });
     teardown.push('sampler', async () => samplerSummaries.push(await qdisc.stop()));
+    const cpu = startCpuSampler({ out: file('cpu.jsonl') });
+    teardown.push('sampler', async () => samplerSummaries.push(await cpu.stop()));
     const needBrowser = flows.some((f) => f.role === 'player');
     if (needBrowser) {
       const extraArgs = [...trustFlags, ...(options.chromiumArgs ?? [])];
@@ -653,6 +675,7 @@ export async function runOne(options: RunOptions): Promise<RunRecord> {
     },
     congestion,
     capture: captureSummary,
+    ...(settings.packets ? { packets: packetSummaries } : {}),
     samplers: samplerSummaries,
     bulkExitCodes,
     delay: delayStats,

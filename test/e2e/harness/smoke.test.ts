@@ -86,6 +86,7 @@ describe('sprint ab smoke (root)', () => {
         'wire.jsonl',
         'ss.jsonl',
         'qdisc.jsonl',
+        'cpu.jsonl',
         'bulk-9001.jsonl',
         'origin-8001.log',
         'origin-9001.log',
@@ -122,6 +123,10 @@ describe('sprint ab smoke (root)', () => {
       }
       expect(s.queue.samples).toBeGreaterThan(0);
       expect(s.queue.backlogBytes).not.toBeNull();
+      // The CPU the run had (not a performance figure): samples over the window, the flows' processes counted.
+      expect(s.cpu!.samples).toBeGreaterThan(20);
+      expect(s.cpu!.classCpuS.bulk).toBeGreaterThan(0);
+      expect(s.cpu!.classCpuS.origin).toBeGreaterThan(0);
       expect(s.plot.t.length).toBeGreaterThan(20);
     }
   });
@@ -159,7 +164,11 @@ describe('sprint ab smoke (root)', () => {
     for (const c of r.aggregate.cells) expect(c.metrics.percentOfFairShare?.n).toBe(1);
     const md = readFileSync(r.files.summaryMd, 'utf8');
     expect(md).toContain('| queue | stock | sprint-x | control (bulk) |');
-    expect(md).toMatch(/\| 256 KB \| \d+\.\d \| \d+\.\d \| \d+\.\d \|/);
+    const row = md.split('\n').find((l) => l.startsWith('| 256 KB |')) ?? '';
+    expect(row).toMatch(/^\| 256 KB \| \d+\.\d( †)? \| \d+\.\d( †)? \| \d+\.\d( †)? \|/);
+    // A cell carries † exactly when its run's machine was saturated (a shared 2-core machine may be).
+    const cells = row.split('|').map((c) => c.trim());
+    ['stock', 'sprint-x', 'control'].forEach((variant, i) => expect(cells[i + 2]?.endsWith('†')).toBe(summary(variant).cpu!.saturated));
     const html = readFileSync(r.files.reportHtml, 'utf8');
     expect((html.match(/<svg /g) ?? []).length).toBeGreaterThanOrEqual(8);
     expect(html).not.toMatch(/<script|src="http|href="http/i);

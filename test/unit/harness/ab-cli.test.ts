@@ -92,6 +92,15 @@ describe('sprint ab arguments', () => {
     expect(parseAbArgs(['--preload-pages', '--origin', 'h2']).plan.settings.pagePreload).toBe(true);
   });
 
+  it('--packets: a setting only when asked for (older plans keep their hash)', () => {
+    const plain = parseAbArgs([]);
+    const packets = parseAbArgs(['--packets']);
+    expect('packets' in plain.plan.settings).toBe(false);
+    expect(packets.plan.settings.packets).toBe(true);
+    expect(packets.planHash).not.toBe(plain.planHash);
+    expect(describePlan(packets)).toMatch(/packet headers captured on both sides of the bottleneck queue/);
+  });
+
   it('reads paper Table I video-vs-video pairs with no bulk flow', () => {
     const p = parseAbArgs([
       '--players',
