@@ -48,7 +48,7 @@ runPeerPage(({ video, hlsUrl }) => {
     const earlier = open.get(frag);
     if (earlier !== undefined) recorder.end(earlier, 0, 'aborted');
     const audio = frag.type === 'audio';
-    const level = audio ? hls.audioTracks[frag.level] : hls.levels[frag.level];
+    const playlist = audio ? hls.audioTracks[frag.level]?.url : hls.levels[frag.level]?.uri;
     const [first, end] = frag.byteRange;
     open.set(
       frag,
@@ -57,7 +57,7 @@ runPeerPage(({ video, hlsUrl }) => {
         mediaType: audio ? 'audio' : 'video',
         url: frag.url,
         range: first !== undefined && end !== undefined ? `${first}-${end - 1}` : null,
-        representationId: idOfPlaylist(level?.url[0]),
+        representationId: idOfPlaylist(playlist),
         bandwidth: audio ? audioBitrate || null : videoBitrateOf(frag.level),
       }),
     );
