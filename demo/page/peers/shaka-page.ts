@@ -15,17 +15,28 @@ type DownloadEvent = Event & { request?: Request; context?: Context; response?: 
 
 const { RequestType, AdvancedRequestType } = shaka.net.NetworkingEngine;
 
+/** The stream of each URL a request with a stream context named: the sidx request names none. */
+const streamOfUrl = new Map<string, shaka.extern.Stream>();
+
+/**
+ * A segment request as the recorder takes it; null for other requests. A request with no segment
+ * reference (the init segment, or the sidx of SegmentBase content, which Shaka asks for with no
+ * stream in its context) is recorded as `init`, with the stream its URL was last asked for by.
+ */
 function describe(request: Request, context: Context): PeerRequest | null {
-  const stream = context?.stream;
-  if (!stream || (context?.type !== AdvancedRequestType.INIT_SEGMENT && context?.type !== AdvancedRequestType.MEDIA_SEGMENT)) return null;
+  const type = context?.type;
+  if (type !== AdvancedRequestType.INIT_SEGMENT && type !== AdvancedRequestType.MEDIA_SEGMENT) return null;
+  const url = request.uris[0] ?? '';
+  if (context?.stream) streamOfUrl.set(url, context.stream);
+  const stream = context?.stream ?? streamOfUrl.get(url);
   const range = /^bytes=(\d+-\d+)$/.exec(request.headers['Range'] ?? '');
   return {
-    kind: context.type === AdvancedRequestType.INIT_SEGMENT ? 'init' : 'media',
-    mediaType: stream.type,
-    url: request.uris[0] ?? '',
+    kind: type === AdvancedRequestType.MEDIA_SEGMENT && context?.segment ? 'media' : 'init',
+    mediaType: stream?.type ?? 'unknown',
+    url,
     range: range ? (range[1] as string) : null,
-    representationId: stream.originalId ?? String(stream.id),
-    bandwidth: stream.bandwidth ?? null,
+    representationId: stream ? (stream.originalId ?? String(stream.id)) : null,
+    bandwidth: stream?.bandwidth ?? null,
   };
 }
 
