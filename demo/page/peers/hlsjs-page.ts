@@ -1,8 +1,8 @@
 /**
  * Peer page `hlsjs`: hls.js with its defaults and ABR on the content's HLS playlists (written
  * beside the MPDs by demo/content/hls-write.ts: the same fMP4 files and byte ranges). Every
- * fragment request is recorded from hls.js's events: FRAG_LOADING when it is issued, FRAG_LOADED,
- * a fragment load error, or an abort seen on the fragment's loader stats. hls.js loads one
+ * fragment request is recorded from hls.js's events: FRAG_LOADING when it is issued, FRAG_LOADED
+ * or a fragment load error, or its loader stats (init segments, aborts). hls.js loads one
  * fragment at a time per stream (video, audio) by design.
  */
 import Hls, { type Fragment } from 'hls.js';
@@ -21,15 +21,21 @@ runPeerPage(({ video, hlsUrl }) => {
     return l ? l.bitrate - audioBitrate : null;
   };
   const open = new Map<Fragment, number>();
-  const sweepAborted = (): void => {
+  /** Epoch ms of a time on the performance clock (hls.js's loader stats). */
+  const epochMs = (t: number): number => performance.timeOrigin + t;
+  // hls.js sends no FRAG_LOADED for an init segment, nor an event for an aborted load: both are
+  // read from the fragment's loader stats at every stats() call.
+  const sweep = (): void => {
     for (const [frag, id] of open) {
-      if (!frag.stats.aborted) continue;
+      const { aborted, loaded, loading } = frag.stats;
+      if (!aborted && !(frag.sn === 'initSegment' && loading.end > 0)) continue;
       open.delete(frag);
-      recorder.end(id, frag.stats.loaded, 'aborted');
+      if (loading.first > 0) recorder.firstByte(id, epochMs(loading.first));
+      recorder.end(id, loaded, aborted ? 'aborted' : 'ok', null, loading.end > 0 ? epochMs(loading.end) : Date.now());
     }
   };
   const recorder = new PeerRecorder(video, 'hlsjs', `hls.js ${Hls.version}, defaults, its own ABR`, () => {
-    sweepAborted();
+    sweep();
     const estimate = hls.bandwidthEstimate;
     const main = hls.mainForwardBufferInfo;
     return {
@@ -67,9 +73,8 @@ runPeerPage(({ video, hlsUrl }) => {
     if (id === undefined) return;
     open.delete(frag);
     const { loading } = frag.stats;
-    const now = Date.now();
-    recorder.firstByte(id, now - Math.max(0, loading.end - loading.first));
-    recorder.end(id, payload.byteLength, 'ok', null, now);
+    if (loading.first > 0) recorder.firstByte(id, epochMs(loading.first));
+    recorder.end(id, payload.byteLength, 'ok', null, loading.end > 0 ? epochMs(loading.end) : Date.now());
   });
   hls.on(Hls.Events.ERROR, (_e, data) => {
     const frag = data.frag;
