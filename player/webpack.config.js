@@ -3,6 +3,8 @@
 //                  tag, or require()), dash.js 5.2.1 inside
 //   sprint.mjs     the same player as an ES module (import { createPlayer } from ...)
 //   demo-page.js   the demo page's controller and overlay (uses window.Sprint)
+//   peer-shaka.js, peer-hlsjs.js   the A/B harness's peer pages (demo/page/peer.html):
+//                  Shaka Player and hls.js, pinned in package.json, with their stats adapters
 // and a gzip copy of each (<name>.gz, gzip-copies-plugin.js) for origins that
 // send scripts compressed.
 // The player's `version` is package.json's, set at build time.
@@ -46,6 +48,8 @@ module.exports = [
         library: { name: 'Sprint', type: 'umd', umdNamedDefine: true },
       },
       'demo-page': './demo/page/demo.ts',
+      'peer-shaka': './demo/page/peers/shaka-page.ts',
+      'peer-hlsjs': './demo/page/peers/hlsjs-page.ts',
     },
     output: {
       path: path.join(root, 'dist', 'player'),

@@ -4,6 +4,7 @@
  *
  *   demo/media/<set>/chunked/manifest.mpd     one file per segment (SegmentTemplate)
  *   demo/media/<set>/unchunked/manifest.mpd   one file per representation, byte ranges (SegmentBase + sidx)
+ *   demo/media/<set>/<layout>/master.m3u8     HLS playlists of the same files (hls-write.ts)
  *   demo/media/<set>/content.json             every segment's file/size or byte range (content-info.ts)
  *   demo/media/<set>/.complete                completion marker, written last
  *
@@ -25,6 +26,7 @@ import {
 } from './ffmpeg-args';
 import { ffmpegVersion, runFfmpeg } from './ffmpeg-run';
 import { describeRepresentations, folderBytes, scanChunked, scanUnchunked } from './layout-scan';
+import { writeHlsPlaylists } from './hls-write';
 import { writeChunkedMpd, writeUnchunkedMpd } from './mpd-write';
 import { readPackagerMpd } from './packager-mpd';
 import { DEFAULT_DURATION_SEC, SEGMENT_DURATION_SEC, setRecipe } from './recipe';
@@ -287,6 +289,12 @@ async function generateInto(
   return info;
 }
 
+/** The set's HLS playlists written (where missing or stale) before its content.json is handed out. */
+async function withPlaylists(dir: string, info: ContentInfo): Promise<ContentInfo> {
+  await writeHlsPlaylists(dir, info);
+  return info;
+}
+
 /**
  * Returns the content set `opts.set`, generating it first if it is missing, unfinished, of another
  * duration or made by another recipe (or if `force`). Resolves to the parsed content.json.
@@ -301,7 +309,7 @@ export async function ensureContent(opts: EnsureContentOptions): Promise<Content
 
   if (!opts.force) {
     const present = await presentContent(dir, set, durationSec);
-    if (typeof present !== 'string') return present;
+    if (typeof present !== 'string') return withPlaylists(dir, present);
     log(`content[${set}]: generating into ${dir}: ${present}`);
   } else {
     log(`content[${set}]: generating into ${dir} (forced)`);
@@ -312,7 +320,7 @@ export async function ensureContent(opts: EnsureContentOptions): Promise<Content
   try {
     if (!opts.force) {
       const present = await presentContent(dir, set, durationSec); // another process may have made it meanwhile
-      if (typeof present !== 'string') return present;
+      if (typeof present !== 'string') return withPlaylists(dir, present);
     }
     await removeLeftovers(root, set, log);
     const stamp = `${process.pid}-${Date.now()}`;
@@ -335,7 +343,7 @@ export async function ensureContent(opts: EnsureContentOptions): Promise<Content
       `content[${set}]: ready in ${info.generator.totalWallSec} s: ${dir} ` +
         `(chunked ${(info.bytes.chunked / 1e6).toFixed(1)} MB, unchunked ${(info.bytes.unchunked / 1e6).toFixed(1)} MB)`,
     );
-    return info;
+    return withPlaylists(dir, info);
   } finally {
     await release();
   }

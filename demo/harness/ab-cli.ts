@@ -85,7 +85,11 @@ Players and content:
   --players LIST         modes to compare, MODE or MODE/ABR, e.g. stock,sprint-x,sprint
                          or sprint-x/bw-80 (default stock,sprint-x); none: only the
                          bulk-vs-bulk control. A player may add its own page query after ?,
-                         e.g. sprint-x?sxswitch=immediate or sprint?transport=fetch
+                         e.g. sprint-x?sxswitch=immediate or sprint?transport=fetch.
+                         Peers (their own page, ABR and stats adapter; versions pinned in
+                         package.json): shaka (Shaka Player on the MPD, its defaults),
+                         shaka?prefetch=N (streaming.segmentPrefetchLimit N), hlsjs (hls.js
+                         on the HLS playlists of the same files)
   --abr PRESET           ABR for every player: dash-default, buffer, bw-<percent>
                          (default dash-default)
   --layout L             unchunked (one file per representation) or chunked (default unchunked)

@@ -19,6 +19,8 @@ export const BUILD_STAMP_FILE = 'build.json';
 export const BUNDLE_FILES = [
   'player/sprint.js',
   'player/demo-page.js',
+  'player/peer-shaka.js',
+  'player/peer-hlsjs.js',
   'extension/unpacked/manifest.json',
   'extension/unpacked/background.js',
   'extension/unpacked/content.js',

@@ -157,7 +157,19 @@ export function flowsOf(variant: Variant, bulkFlows: number): FlowSpec[] {
 }
 
 const MODES = ['stock', 'sprint-x', 'sprint', 'auto'];
+/**
+ * Other players on the same content and page stats (demo/page/peer.html): Shaka Player on the
+ * MPD, hls.js on the HLS playlists. Each runs its own ABR (recorded as PEER_ABR).
+ */
+export const PEER_MODES: readonly string[] = ['shaka', 'hlsjs'];
+/** The ABR of a peer player: its own. */
+export const PEER_ABR = 'own';
 const ABR = /^(dash-default|buffer|bw-\d{1,4})$/;
+
+/** Whether a mode is a peer player (demo/page/peer.html) rather than a Sprint demo page mode. */
+export function isPeerMode(mode: string): boolean {
+  return PEER_MODES.includes(mode);
+}
 
 /**
  * Page query keys the harness sets itself: the player's mode and ABR, the content (--set, --layout)
@@ -189,10 +201,14 @@ export function parsePlayers(text: string, defaultAbr: string): PlayerSpec[] {
     }
     const [mode, abr, extra] = base.split('/');
     if (extra !== undefined) throw new UsageError(`--players: ${JSON.stringify(item)} should be MODE, MODE/ABR or either with ?QUERY`);
-    if (!MODES.includes(mode as string))
-      throw new UsageError(`--players: unknown mode ${JSON.stringify(mode)} in ${JSON.stringify(item)}; modes are ${MODES.join(', ')}`);
-    const chosenAbr = abr ?? defaultAbr;
-    if (!ABR.test(chosenAbr))
+    if (!MODES.includes(mode as string) && !isPeerMode(mode as string))
+      throw new UsageError(
+        `--players: unknown mode ${JSON.stringify(mode)} in ${JSON.stringify(item)}; modes are ${MODES.join(', ')}, peers ${PEER_MODES.join(', ')}`,
+      );
+    if (isPeerMode(mode as string) && abr !== undefined)
+      throw new UsageError(`--players: ${JSON.stringify(item)}: a peer player runs its own ABR (no /ABR)`);
+    const chosenAbr = isPeerMode(mode as string) ? PEER_ABR : (abr ?? defaultAbr);
+    if (!isPeerMode(mode as string) && !ABR.test(chosenAbr))
       throw new UsageError(
         `--players: unknown ABR preset ${JSON.stringify(chosenAbr)} in ${JSON.stringify(item)}; presets are dash-default, buffer, bw-<percent>`,
       );

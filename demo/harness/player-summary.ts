@@ -36,6 +36,12 @@ export interface TransferFigures {
   readonly wastedBytes: number;
   /** Video segments dash.js asked for per video transfer on the wire. */
   readonly segmentsPerTransfer: number | null;
+  /**
+   * The most transfers in progress at once inside the window (all media types), from the
+   * player's own start and end times: 1 for a player that loads one segment at a time
+   * (video and audio apart: up to 2), more with Shaka's prefetch or Sprint's trains.
+   */
+  readonly maxInFlight?: number;
   /** Sprint trains running inside the window. */
   readonly trains: number;
   readonly trainBytes: Summary | null;
@@ -244,6 +250,29 @@ function rescuesIn(last: PlayerLine | undefined, window: Window | null): number 
   }).length;
 }
 
+/** The most transfers open at once inside the window (an open one runs to the end of the log). */
+export function maxInFlight(transfers: readonly PlayerLine[], window: Window | null): number {
+  const events: Array<[number, number]> = [];
+  for (const x of transfers) {
+    const start = num(x['startMs']);
+    if (start === null) continue;
+    const end = num(x['endMs']) ?? Infinity;
+    const from = window === null ? start : Math.max(start, window.fromS * 1000);
+    const to = window === null ? end : Math.min(end, window.toS * 1000);
+    if (to <= from) continue;
+    events.push([from, 1], [to, -1]);
+  }
+  // Ends before starts at the same instant: back-to-back is not overlap.
+  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let open = 0;
+  let most = 0;
+  for (const [, d] of events) {
+    open += d;
+    most = Math.max(most, open);
+  }
+  return most;
+}
+
 export function summarizePlayer(lines: readonly PlayerLine[], window: Window | null, meta: { port: number; label: string }): PlayerSummary {
   const open = lines.find((l) => l.kind === 'open');
   const polls = lines.filter((l) => l.kind === 'poll').sort((a, b) => a.t - b.t);
@@ -339,6 +368,7 @@ export function summarizePlayer(lines: readonly PlayerLine[], window: Window | n
     cancelled: transfers.filter((x) => x['cancelled'] === true).length,
     wastedBytes: transfers.reduce((a, x) => a + (num(x['wastedBytes']) ?? 0), 0),
     segmentsPerTransfer: video.length > 0 ? videoSegments.filter((s) => s['status'] === 'ok').length / video.length : null,
+    maxInFlight: maxInFlight(transfers, window),
     trains: videoTrains.length,
     trainBytes: maybe(videoTrains.map((x) => num(x['completedBytes']))),
   };

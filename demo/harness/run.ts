@@ -54,7 +54,7 @@ import { CHROMIUM_FLAGS, launchBrowserInNamespace, NamespaceBrowser } from './br
 import { buildRecord } from './build-stamp';
 import { HostRecord, hostNow, sourceVersion } from './host-info';
 import type { SprintExtension } from './extension';
-import { CommonSettings, FlowSpec, flowsOf, originIsH2, runLengthS, RunSpec } from './plan';
+import { CommonSettings, FlowSpec, flowsOf, isPeerMode, originIsH2, runLengthS, RunSpec } from './plan';
 import { PlayerSession } from './player-session';
 import { preloadPages, PreloadTimes } from './preload-pages';
 import { PRIMER_PORT, primerLatestStopOffsetS, primerPlaybackDecision, PrimerStoppedBy, primerStopOffsetS } from './primer';
@@ -191,7 +191,9 @@ export function playerUrl(
   const q = new URLSearchParams({ set: settings.contentSet, layout: settings.layout, mode, abr });
   for (const [k, v] of new URLSearchParams(pageQuery)) q.set(k, v);
   for (const [k, v] of new URLSearchParams(playerQuery)) q.set(k, v);
-  return `${originIsH2(settings.origin) ? 'https' : 'http'}://${serverAddr}:${port}/?${q.toString()}`;
+  // Peers have their own page (demo/page/peer.html), which picks its bundle by mode.
+  const page = isPeerMode(mode) ? 'peer.html' : '';
+  return `${originIsH2(settings.origin) ? 'https' : 'http'}://${serverAddr}:${port}/${page}?${q.toString()}`;
 }
 
 /** A flow with a player (its page is opened in the browser). */

@@ -90,7 +90,7 @@ export function nginxConfig(o: NginxConfigOptions): string {
     `error_log ${p('error.log')} warn;`,
     'events { worker_connections 512; }',
     'http {',
-    '  types { text/html html; application/javascript js; application/json json; application/dash+xml mpd; video/mp4 mp4 m4s; audio/mp4 m4a; text/plain txt map; }',
+    '  types { text/html html; application/javascript js; application/json json; application/dash+xml mpd; application/vnd.apple.mpegurl m3u8; video/mp4 mp4 m4s; audio/mp4 m4a; text/plain txt map; }',
     '  default_type application/octet-stream;',
     `  client_body_temp_path ${p('body')};`,
     `  proxy_temp_path ${p('proxy')};`,

@@ -9,6 +9,7 @@ import * as path from 'path';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.mpd': 'application/dash+xml',
+  '.m3u8': 'application/vnd.apple.mpegurl',
   '.m4s': 'video/mp4',
   '.mp4': 'video/mp4',
   '.m4v': 'video/mp4',

@@ -108,7 +108,17 @@ describe('ensureContent skips what is done', () => {
   function plant(set: string, recipe: string, durationSec: number): void {
     const dir = path.join(root, set);
     mkdirSync(dir, { recursive: true });
-    const rep = { id: '0', contentType: 'video' };
+    // what the HLS playlists written beside the manifests (hls-write.ts) read too
+    const rep = {
+      id: '0',
+      contentType: 'video',
+      codecs: 'avc1.64001f',
+      bandwidth: 300_000,
+      initialization: { file: 'init-0.m4s', size: 800 },
+      file: 'rep-0.mp4',
+      initRange: [0, 799],
+      segments: [],
+    };
     writeFileSync(
       path.join(dir, CONTENT_FILE),
       JSON.stringify({

@@ -156,9 +156,11 @@ describe('generated files', () => {
 
   it('content.json lists every chunked segment file with its size, and the folder holds nothing else', async () => {
     const layout = info.layouts.chunked;
-    const expected = new Set(['manifest.mpd', 'ffmpeg.mpd']);
+    // the HLS playlists beside the MPD: a master and one per representation (hls-write.ts)
+    const expected = new Set(['manifest.mpd', 'ffmpeg.mpd', 'master.m3u8']);
     for (const rep of layout.representations) {
       expect(rep.segments.map((s) => s.number)).toEqual([1, 2, 3, 4, 5]);
+      expected.add(`${rep.id}.m3u8`);
       expected.add(rep.initialization.file);
       for (const s of [rep.initialization, ...rep.segments]) {
         expected.add(s.file);

@@ -95,6 +95,13 @@ describe('players', () => {
     expect(() => parsePlayers('dash', 'buffer')).toThrow(/unknown mode "dash"/);
     expect(() => parsePlayers('stock/fast', 'buffer')).toThrow(/unknown ABR preset "fast"/);
     expect(() => parsePlayers('stock,stock', 'buffer')).toThrow(/twice/);
+    // peers: their own ABR, a page query of their own
+    expect(parsePlayers('shaka,shaka?prefetch=4,hlsjs', 'buffer')).toEqual([
+      { label: 'shaka', mode: 'shaka', abr: 'own' },
+      { label: 'shaka?prefetch=4', mode: 'shaka', abr: 'own', query: 'prefetch=4' },
+      { label: 'hlsjs', mode: 'hlsjs', abr: 'own' },
+    ]);
+    expect(() => parsePlayers('shaka/buffer', 'buffer')).toThrow(/runs its own ABR/);
     // only the bulk-vs-bulk control
     expect(parsePlayers('none', 'buffer')).toEqual([]);
     expect(parseAbArgs(['--players', 'none', '--repeat', '2']).plan.runs.map((r) => r.dir)).toEqual([
@@ -118,6 +125,11 @@ describe('players', () => {
     );
     expect(url.searchParams.get('sxswitch')).toBe('immediate');
     expect(url.searchParams.get('chunk')).toBe('9');
+    // a peer opens its own page (demo/page/peer.html) and needs no extension
+    const peer = new URL(playerUrl('10.201.1.2', 8001, settings, 'shaka', 'own', '', 'prefetch=4'));
+    expect([peer.pathname, peer.searchParams.get('mode'), peer.searchParams.get('prefetch')]).toEqual(['/peer.html', 'shaka', '4']);
+    expect(new URL(playerUrl('10.201.1.2', 8001, settings, 'stock', 'buffer')).pathname).toBe('/');
+    expect(planNeedsExtension(parseAbArgs(['--players', 'stock,shaka,hlsjs']).plan, '')).toBe(false);
     // sprint on fetch needs no extension; sprint on the default transport does
     expect(planNeedsExtension(parseAbArgs(['--players', 'stock,sprint?transport=fetch']).plan, '')).toBe(false);
     expect(planNeedsExtension(parseAbArgs(['--players', 'stock,sprint?transport=fetch,sprint']).plan, '')).toBe(true);

@@ -5,7 +5,7 @@
 // bulk-vs-bulk control, failed runs left out and reported.
 
 import { aggregate, cellOf, runMetrics } from '../../../demo/harness/aggregate';
-import { summarizePlayer } from '../../../demo/harness/player-summary';
+import { maxInFlight, summarizePlayer, type PlayerLine } from '../../../demo/harness/player-summary';
 import { summaryTables } from '../../../demo/harness/report-tables';
 import { lossesOf, runWindow, summarizeRun } from '../../../demo/harness/run-summary';
 import { playerLines, runData, T0, testPlan, WARMUP_S } from './fixtures';
@@ -256,5 +256,20 @@ describe('aggregate over repeats', () => {
     const m = runMetrics(control, { key: 'control', variant: 'control', kind: 'control', flow: 'control' });
     expect(m.percentOfFairShare).toBeCloseTo(98, 1);
     expect(m.rebufferCount).toBeNull();
+  });
+});
+
+describe('requests in flight (transfers.maxInFlight)', () => {
+  const transfer = (startMs: number, endMs: number | null): PlayerLine => ({ kind: 'transfer', t: 0, startMs, endMs });
+
+  it('counts the most transfers open at once, back-to-back ones not overlapping', () => {
+    expect(maxInFlight([transfer(0, 1000), transfer(1000, 2000), transfer(2000, 3000)], null)).toBe(1);
+    expect(maxInFlight([transfer(0, 1000), transfer(500, 2000), transfer(600, 700), transfer(1500, 2500)], null)).toBe(3);
+  });
+
+  it('counts only inside the window, an open transfer to its end', () => {
+    const lines = [transfer(0, 1000), transfer(500, 1500), transfer(5000, null), transfer(6000, 7000)];
+    expect(maxInFlight(lines, { fromS: 2, toS: 10 })).toBe(2);
+    expect(maxInFlight(lines, { fromS: 1.2, toS: 3 })).toBe(1);
   });
 });
