@@ -25,6 +25,8 @@ export interface DataPlaneContext {
   dashjs: import('../dash/dashjs').DashjsNamespace;
   /** Absolute manifest URL. */
   manifestUrl: string;
+  /** Builds and counts every request Sprint sends itself, as dash.js would build it (request-path.ts). */
+  requests: import('./request-path').RequestPath;
   stats: StatsRecorder;
   log: Logger;
   /** ε of paper §IV-A. */

@@ -1,7 +1,9 @@
 /**
  * The estimates both Sprint modes size their chunks from (paper §IV-A), in
- * one place: RTT from one-byte probes (rtt-prober.ts) and, where the
- * transport can read it, from TCP_INFO of the connection carrying the media;
+ * one place: RTT from the first byte of media requests sent on an idle
+ * connection, from a one-byte probe when none came for a minute
+ * (rtt-prober.ts) and, where the transport can read it, from TCP_INFO of
+ * the connection carrying the media;
  * bandwidth from the data plane's wire samples and from the video loads left
  * to dash.js (dash-load-sample.ts); Program 1's chunk size on them, with the
  * bootstrap values used before the first sample, the page's fixed chunk size
@@ -15,6 +17,7 @@ import type { DataPlaneContext } from '../dataplane/data-plane';
 import type { DashFragmentRequestLike } from '../dataplane/dash-request';
 import { feedDashLoad } from './dash-load-sample';
 import { RttProber } from './rtt-prober';
+import { MANIFEST_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
 
 /** Bandwidth assumed before the first sample, bit/s. */
 export const BOOTSTRAP_BANDWIDTH_BITS_PER_SEC = 5e6;
@@ -22,12 +25,16 @@ export const BOOTSTRAP_BANDWIDTH_BITS_PER_SEC = 5e6;
 export const BOOTSTRAP_RTT_SEC = 0.1;
 /** Upper bound on a chunk, bytes: bounds what one expanded request or train may hold in memory. */
 export const MAX_CHUNK_BYTES = 256 * 1024 * 1024;
+/** How long after a response's end its Resource Timing entry is looked up, ms. */
+const TIMING_ENTRY_DELAY_MS = 50;
 
 export interface EstimateHubOptions {
   /** URL the RTT probes ask one byte of; default the manifest's. */
   probeUrl?: string;
   /** The probes' connection pool: the one the data plane's media requests do not use (rtt-prober.ts); default 'omit'. */
   probeCredentials?: RequestCredentials;
+  /** A probe is sent only once no RTT sample came for this long, ms (rtt-prober.ts); default 60000. */
+  probeQuietMs?: number;
   /** Prefix of the hub's counters in `stats().counters` (`<prefix>.probeErrors`). */
   counterPrefix: 'sprint' | 'sprintx';
   /** What the bandwidth samples are, for `stats().estimates.source`. */
@@ -48,9 +55,13 @@ export class EstimateHub {
   /** Starts the probes; estimates are published to `ctx.stats` from now on. */
   install(ctx: DataPlaneContext): void {
     this.ctx = ctx;
+    const url = this.options.probeUrl ?? ctx.manifestUrl;
     const prober = new RttProber({
-      url: this.options.probeUrl ?? ctx.manifestUrl,
+      url,
+      type: url === ctx.manifestUrl ? MANIFEST_TYPE : MEDIA_SEGMENT_TYPE,
+      requests: ctx.requests,
       credentials: this.options.probeCredentials,
+      quietMs: this.options.probeQuietMs,
       onSample: () => this.publish(),
       onError: (m) => {
         ctx.stats.count(`${this.options.counterPrefix}.probeErrors`);
@@ -109,6 +120,16 @@ export class EstimateHub {
     this.publish();
   }
 
+  /**
+   * A media request to `url` sent at `sentAtMs` (performance.now()) on an
+   * idle connection ended: its Resource Timing first byte is an RTT sample
+   * (published at once), when the browser recorded one.
+   */
+  addIdleRequest(url: string, sentAtMs: number): void {
+    // the entry is recorded a little after the body ends
+    setTimeout(() => this.prober?.sampleFromTiming(url, sentAtMs), TIMING_ENTRY_DELAY_MS);
+  }
+
   /** An RTT read from TCP_INFO; published at once. */
   addTcpRtt(rttSec: number): void {
     this.tcpRtt.addSample(rttSec);
@@ -138,7 +159,7 @@ export class EstimateHub {
     e.bandwidthBitsPerSec = this.bandwidthBitsPerSec();
     e.bandwidthSamples = this.bandwidth.sampleCount;
     e.chunkBytes = this.chunkBytes();
-    e.source = `rtt: ${this.tcpRtt.sampleCount > 0 ? 'tcp-info of the media connection' : 'range probes'}; bandwidth: ${this.options.bandwidthSource}`;
+    e.source = `rtt: ${this.tcpRtt.sampleCount > 0 ? 'tcp-info of the media connection' : 'first bytes of idle media requests, range probes'}; bandwidth: ${this.options.bandwidthSource}`;
     ctx.stats.publishEstimates();
     this.options.onChange?.();
   }

@@ -2,11 +2,13 @@
 // forcing `fetch` gets the same protocol detection as `auto`: on HTTP/2 the
 // trains share dash.js's connection (the e2e h2-origin test shows it on the
 // wire); on HTTP/1.1 they keep a pool of their own.
+import { plainRequestPath } from '../../../player/dataplane/request-path';
 import { sprintProvider, type ProtocolDetector } from '../../../player/sprint/capability';
 import type { CheckContext } from '../../../player/dataplane/resolve-mode';
 
 const ctx = {
   manifestUrl: 'https://media.example/m.mpd',
+  requests: plainRequestPath(),
   log: { info: () => undefined, warn: () => undefined, error: () => undefined },
   manifest: async () => ({ ok: true, text: '<MPD/>' }),
 } as unknown as CheckContext;
