@@ -6,8 +6,9 @@
  * segment plus audio is about 0.5 request/s), so the RTT comes first from
  * requests the player makes anyway: the first byte of a media request sent
  * on an idle connection (`sampleFromTiming`, its Resource Timing
- * requestStart→responseStart, which leaves out connection setup). A probe is
- * sent only when no sample came for `quietMs` (60 s), through the request
+ * requestStart→responseStart, which leaves out connection setup). One probe
+ * goes at start-up (the first train is sized before any media has arrived),
+ * then one only when no sample came for `quietMs` (60 s), through the request
  * path like every other request (player/dataplane/request-path.ts): a
  * one-byte Range request (`bytes=0-0`), uncached. While a media transfer
  * occupies one HTTP/1.1 connection the browser sends the probe on another.
@@ -52,11 +53,10 @@ export class RttProber {
 
   constructor(private readonly options: RttProberOptions) {}
 
-  /** Starts looking for due probes; the first is due `quietMs` from now unless a media request gives a sample first. */
+  /** Sends the start-up probe, then looks for due ones. */
   start(): void {
     this.stopped = false;
-    this.lastSampleMs = performance.now();
-    this.schedule();
+    void this.probe();
   }
 
   stop(): void {

@@ -165,15 +165,17 @@ function countingContext(url: string): DataPlaneContext {
 }
 
 describe('EstimateHub probes', () => {
-  it('sends no probe before a quiet period without samples', async () => {
+  it('sends one probe at start-up, then none while the quiet period without samples runs', async () => {
     const origin = await oneByteServer();
     const hub = new EstimateHub({ counterPrefix: 'sprint', bandwidthSource: 'test' });
     const ctx = countingContext(origin.url);
     try {
       hub.install(ctx);
-      await new Promise((r) => setTimeout(r, 1500));
-      expect(origin.requests()).toBe(0);
-      expect(ctx.stats.counters['requests.probe']).toBeUndefined();
+      await until(() => ctx.stats.estimates.rttSamples > 0, 'the start-up probe');
+      // the old prober sent one a second: two more seconds would have held two more
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(origin.requests()).toBe(1);
+      expect(ctx.stats.counters['requests.probe']).toBe(1);
     } finally {
       hub.destroy();
       await origin.close();
