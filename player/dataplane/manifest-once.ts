@@ -9,7 +9,7 @@
  * Never rejects. Nothing is fetched until someone asks (`started`).
  */
 import { nowMs } from './clock';
-import { plainRequestPath, type RequestPath } from './request-path';
+import { plainRequestPath, type BuiltRequest, type RequestPath } from './request-path';
 import { MANIFEST_TYPE } from './dash-request';
 
 export type ManifestText =
@@ -43,16 +43,20 @@ export interface ManifestOnce {
   (): Promise<ManifestText>;
   /** True once some caller asked for the manifest. */
   started(): boolean;
+  /** The request as built on the request path (the page's interceptors applied), once built; null before. */
+  sent(): BuiltRequest | null;
 }
 
 export function manifestOnce(url: string, requests: RequestPath = plainRequestPath()): ManifestOnce {
   let pending: Promise<ManifestText> | null = null;
+  let sent: BuiltRequest | null = null;
   const get = (): Promise<ManifestText> => {
     pending ??= (async (): Promise<ManifestText> => {
       const startMs = nowMs();
       let sentUrl: string | undefined;
       try {
         const built = await requests.build({ url, type: MANIFEST_TYPE });
+        sent = built;
         sentUrl = built.url;
         const res = await requests.send('manifest', built, { credentials: 'same-origin' });
         const headersMs = nowMs();
@@ -80,5 +84,5 @@ export function manifestOnce(url: string, requests: RequestPath = plainRequestPa
     })();
     return pending;
   };
-  return Object.assign(get, { started: (): boolean => pending !== null });
+  return Object.assign(get, { started: (): boolean => pending !== null, sent: (): BuiltRequest | null => sent });
 }

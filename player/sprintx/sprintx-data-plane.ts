@@ -167,7 +167,14 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
       this.holds?.onMediaRequest(nowMs());
       if (typeof fr.duration === 'number' && fr.duration > 0) this.segmentDurationSec = fr.duration;
     }
-    const taken = this.take(req, resp, passOn);
+    // handed on, dash.js's own load of it is recorded as any load dash.js makes
+    const handOn = passOn
+      ? (): void => {
+          this.dashLoads.noteLoad(req.customData.request, false);
+          passOn();
+        }
+      : undefined;
+    const taken = this.take(req, resp, handOn);
     this.dashLoads.noteLoad(req.customData.request, taken);
     return taken;
   }

@@ -68,6 +68,9 @@ describe('a token-checking CDN over HTTP/1.1 (query token and header from a page
     expect(stats.mode).toBe('sprint-x');
     expect(stats.counters['requests.check']).toBe(1);
     expect(stats.counters['sprintx.refused']).toBeUndefined();
+    // dash.js's manifest request, after the same interceptor, was answered from the checks' fetch
+    expect(stats.counters['manifest.handedOver']).toBe(1);
+    expect(stats.counters['requests.manifest']).toBe(1);
   });
 
   it('sprint-x plays, its expanded ranges carrying the token and header', async () => {
