@@ -86,6 +86,7 @@ export class SprintPlayer {
       sprintxSafetySec: config.sprintxSafetySec,
       sprintxMaxRangeSec: config.sprintxMaxRangeSec,
       sprintxAudioSec: config.sprintxAudioSec,
+      rttProbes: config.rttProbes,
       pageDashSettings: config.dashSettings,
     };
     // Fetched at most once: by the mode checks, then handed to dash.js (player/dataplane/manifest-handoff.ts).

@@ -49,6 +49,7 @@ const transport = params.get('transport') ?? undefined;
 //   cdntoken=T   a site's request interceptor (dash.addRequestInterceptor): every request gets
 //                ?token=T and the header X-CDN-Token: T (the demo origin's requireToken checks both)
 //   cmcd=query|headers  dash.js's CMCD on, in that transmission mode
+//   rttprobes=every-second|when-quiet  the player's rttProbes option
 //   hold=1       load the page and the player bundle, then wait: the player is
 //                created when window.sprintRelease() is called (the harness's
 //                --preload-pages loads pages on an idle link, plays later)
@@ -67,6 +68,7 @@ const quality = params.get('quality');
 const hold = parseSwitch('hold', params.get('hold')) ?? false;
 const cdnToken = params.get('cdntoken');
 const cmcd = params.get('cmcd');
+const rttProbes = params.get('rttprobes') ?? undefined;
 const manifest = params.get('manifest') ?? `media/${encodeURIComponent(set)}/${encodeURIComponent(layout)}/manifest.mpd`;
 
 function el<T extends HTMLElement>(id: string): T {
@@ -230,6 +232,7 @@ function start(): void {
       sprintxSafetySec: sxSafety === null ? undefined : parseNumber('sxsafety', sxSafety),
       sprintxMaxRangeSec: parseNumber('sxmaxsec', sxMaxSec),
       sprintxAudioSec: parseNumber('sxaudio', sxAudio, 'zero'),
+      rttProbes: rttProbes as SprintApi.SprintPlayerOptions['rttProbes'],
       dashSettings: dashSettings({
         target,
         fragmentTimeoutMs: parseNumber('fragtimeout', fragTimeout),

@@ -47,6 +47,8 @@ export interface DataPlaneContext {
   sprintxMaxRangeSec: number;
   /** Sprint-x: media time of one expanded audio request, seconds; 0: audio left to dash.js. */
   sprintxAudioSec: number;
+  /** RTT samples: a probe each second, or idle media requests' first bytes and a probe when quiet (estimate-hub.ts). */
+  rttProbes: import('../config').RttProbePolicy;
   /** The page's own `dashSettings` (a mode that must override one of them says so: player/dash/train-settings.ts). */
   pageDashSettings?: unknown;
 }

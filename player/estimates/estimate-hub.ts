@@ -1,9 +1,9 @@
 /**
  * The estimates both Sprint modes size their chunks from (paper §IV-A), in
- * one place: RTT from the first byte of media requests sent on an idle
- * connection, from a one-byte probe when none came for a minute
- * (rtt-prober.ts) and, where the transport can read it, from TCP_INFO of
- * the connection carrying the media;
+ * one place: RTT from one-byte probes each second (rtt-prober.ts) or, with
+ * `rttProbes: 'when-quiet'`, from the first byte of media requests sent on
+ * an idle connection and a probe when none came for a minute; and, where the
+ * transport can read it, from TCP_INFO of the connection carrying the media;
  * bandwidth from the data plane's wire samples and from the video loads left
  * to dash.js (dash-load-sample.ts); Program 1's chunk size on them, with the
  * bootstrap values used before the first sample, the page's fixed chunk size
@@ -27,13 +27,15 @@ export const BOOTSTRAP_RTT_SEC = 0.1;
 export const MAX_CHUNK_BYTES = 256 * 1024 * 1024;
 /** How long after a response's end its Resource Timing entry is looked up, ms. */
 const TIMING_ENTRY_DELAY_MS = 50;
+/** With `rttProbes: 'when-quiet'`: a probe only after this long without a sample, ms. */
+const QUIET_PROBE_MS = 60_000;
 
 export interface EstimateHubOptions {
   /** URL the RTT probes ask one byte of; default the manifest's. */
   probeUrl?: string;
   /** The probes' connection pool: the one the data plane's media requests do not use (rtt-prober.ts); default 'omit'. */
   probeCredentials?: RequestCredentials;
-  /** A probe is sent only once no RTT sample came for this long, ms (rtt-prober.ts); default 60000. */
+  /** A probe is sent only once no RTT sample came for this long, ms (rtt-prober.ts); default: 0 (each second) or, with `rttProbes: 'when-quiet'`, 60000. */
   probeQuietMs?: number;
   /** Prefix of the hub's counters in `stats().counters` (`<prefix>.probeErrors`). */
   counterPrefix: 'sprint' | 'sprintx';
@@ -61,7 +63,7 @@ export class EstimateHub {
       type: url === ctx.manifestUrl ? MANIFEST_TYPE : MEDIA_SEGMENT_TYPE,
       requests: ctx.requests,
       credentials: this.options.probeCredentials,
-      quietMs: this.options.probeQuietMs,
+      quietMs: this.options.probeQuietMs ?? (ctx.rttProbes === 'when-quiet' ? QUIET_PROBE_MS : 0),
       onSample: () => this.publish(),
       onError: (m) => {
         ctx.stats.count(`${this.options.counterPrefix}.probeErrors`);
@@ -122,10 +124,12 @@ export class EstimateHub {
 
   /**
    * A media request to `url` sent at `sentAtMs` (performance.now()) on an
-   * idle connection ended: its Resource Timing first byte is an RTT sample
-   * (published at once), when the browser recorded one.
+   * idle connection ended: with `rttProbes: 'when-quiet'`, its Resource
+   * Timing first byte is an RTT sample (published at once), when the browser
+   * recorded one.
    */
   addIdleRequest(url: string, sentAtMs: number): void {
+    if (this.ctx?.rttProbes !== 'when-quiet') return;
     // the entry is recorded a little after the body ends
     setTimeout(() => this.prober?.sampleFromTiming(url, sentAtMs), TIMING_ENTRY_DELAY_MS);
   }
@@ -159,7 +163,8 @@ export class EstimateHub {
     e.bandwidthBitsPerSec = this.bandwidthBitsPerSec();
     e.bandwidthSamples = this.bandwidth.sampleCount;
     e.chunkBytes = this.chunkBytes();
-    e.source = `rtt: ${this.tcpRtt.sampleCount > 0 ? 'tcp-info of the media connection' : 'first bytes of idle media requests, range probes'}; bandwidth: ${this.options.bandwidthSource}`;
+    const probes = this.ctx?.rttProbes === 'when-quiet' ? 'first bytes of idle media requests, range probes when quiet' : 'range probes';
+    e.source = `rtt: ${this.tcpRtt.sampleCount > 0 ? 'tcp-info of the media connection' : probes}; bandwidth: ${this.options.bandwidthSource}`;
     ctx.stats.publishEstimates();
     this.options.onChange?.();
   }

@@ -2,15 +2,16 @@
  * RTT samples for the chunk-size model (paper §IV-A measures "the latency of
  * a 10-byte XHR request that we send to the video server every second").
  *
- * A probe a second costs a CDN more requests than the media itself (a 4 s
- * segment plus audio is about 0.5 request/s), so the RTT comes first from
- * requests the player makes anyway: the first byte of a media request sent
- * on an idle connection (`sampleFromTiming`, its Resource Timing
- * requestStart→responseStart, which leaves out connection setup). One probe
- * goes at start-up (the first train is sized before any media has arrived),
- * then one only when no sample came for `quietMs` (60 s), through the request
- * path like every other request (player/dataplane/request-path.ts): a
- * one-byte Range request (`bytes=0-0`), uncached. While a media transfer
+ * A probe goes at start-up, then one whenever no sample came for `quietMs`:
+ * with 0, every `intervalMs` (the paper's probe a second). A probe a second
+ * costs a CDN more requests than the media itself (a 4 s segment plus audio
+ * is about 0.5 request/s), so a page may take the RTT from requests the
+ * player makes anyway (`addSample`, `sampleFromTiming`: the first byte of a
+ * media request sent on an idle connection, its Resource Timing
+ * requestStart→responseStart, which leaves out connection setup) with a
+ * quiet period of 60 s. Each probe goes through the request path like every
+ * other request (player/dataplane/request-path.ts): a one-byte Range
+ * request (`bytes=0-0`), uncached. While a media transfer
  * occupies one HTTP/1.1 connection the browser sends the probe on another.
  * Probes must not share a connection pool with the transfers they size:
  * Chromium keeps one pool for credentialed and one for uncredentialed
@@ -34,7 +35,7 @@ export interface RttProberOptions {
   credentials?: RequestCredentials;
   /** How often the prober looks whether a probe is due, ms. Default 1000. */
   intervalMs?: number;
-  /** A probe is due once no sample came for this long, ms. Default 60000. */
+  /** A probe is due once no sample came for this long, ms; 0: every `intervalMs`. Default 60000. */
   quietMs?: number;
   onSample?: (rttSec: number) => void;
   onError?: (message: string) => void;

@@ -6,7 +6,8 @@
  * Every mode plays, and the origin's log holds no refused media request:
  * each one carried the token and the header (the origin checked both), the
  * mode checks' and Sprint's own requests included (player/dataplane/request-path.ts).
- * With CMCD on in query mode its keys ride every media request too.
+ * With CMCD on in query mode its keys ride every media request too; with
+ * `rttprobes=when-quiet` one RTT probe goes, at start-up.
  * Then an origin that refuses only Sprint-shaped requests (a Range wider
  * than the content's largest segment): Sprint-x's first expanded request is
  * refused, the player falls back to stock (stats and the `fallback` event)
@@ -63,8 +64,11 @@ describe('a token-checking CDN over HTTP/1.1 (query token and header from a page
     await stack?.close();
   });
 
-  it('auto: Sprint-x runs (its Range check passed) and plays', async () => {
-    const { stats } = await playsWithToken(stack, { mode: 'auto' });
+  it('auto (RTT probes when quiet): Sprint-x runs (its Range check passed) and plays', async () => {
+    const { stats, media } = await playsWithToken(stack, { mode: 'auto', rttprobes: 'when-quiet' });
+    // the start-up probe only: the first bytes of idle media requests gave the RTT from then on
+    expect(stats.counters['requests.probe']).toBe(1);
+    expect(media.filter((r) => r.range === 'bytes=0-0')).toHaveLength(1);
     expect(stats.mode).toBe('sprint-x');
     expect(stats.counters['requests.check']).toBe(1);
     expect(stats.counters['sprintx.refused']).toBeUndefined();
@@ -73,9 +77,10 @@ describe('a token-checking CDN over HTTP/1.1 (query token and header from a page
     expect(stats.counters['requests.manifest']).toBe(1);
   });
 
-  it('sprint-x plays, its expanded ranges carrying the token and header', async () => {
+  it('sprint-x plays, its expanded ranges and its probe a second carrying the token and header', async () => {
     const { stats, media } = await playsWithToken(stack, { mode: 'sprint-x' });
     expect(stats.mode).toBe('sprint-x');
+    expect(stats.counters['requests.probe']).toBeGreaterThan(1);
     expect(stats.transfers.some((t) => t.via === 'sprint-x')).toBe(true);
     expect(media.some((r) => r.status === 206 && r.range !== 'bytes=0-1' && r.range !== 'bytes=0-0')).toBe(true);
   });

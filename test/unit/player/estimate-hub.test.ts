@@ -156,8 +156,8 @@ describe('EstimateHub with samples (no probes answered)', () => {
 });
 
 /** A context whose request path counts into its stats, as the player's does. */
-function countingContext(url: string): DataPlaneContext {
-  const ctx = context(url);
+function countingContext(url: string, extra: Partial<DataPlaneContext> = {}): DataPlaneContext {
+  const ctx = context(url, extra);
   return {
     ...ctx,
     requests: new RequestPath({ interceptors: () => [], withCredentials: () => false }, (k) => ctx.stats.count(`requests.${k}` as const)),
@@ -165,10 +165,24 @@ function countingContext(url: string): DataPlaneContext {
 }
 
 describe('EstimateHub probes', () => {
-  it('sends one probe at start-up, then none while the quiet period without samples runs', async () => {
+  it('by default probes each second, as the paper does', async () => {
     const origin = await oneByteServer();
     const hub = new EstimateHub({ counterPrefix: 'sprint', bandwidthSource: 'test' });
     const ctx = countingContext(origin.url);
+    try {
+      hub.install(ctx);
+      await until(() => (ctx.stats.counters['requests.probe'] ?? 0) >= 3, 'three probes');
+      expect(origin.requests()).toBeGreaterThanOrEqual(3);
+    } finally {
+      hub.destroy();
+      await origin.close();
+    }
+  });
+
+  it("with rttProbes 'when-quiet': one probe at start-up, then none while the quiet period without samples runs", async () => {
+    const origin = await oneByteServer();
+    const hub = new EstimateHub({ counterPrefix: 'sprint', bandwidthSource: 'test' });
+    const ctx = countingContext(origin.url, { rttProbes: 'when-quiet' });
     try {
       hub.install(ctx);
       await until(() => ctx.stats.estimates.rttSamples > 0, 'the start-up probe');
@@ -193,7 +207,7 @@ describe('EstimateHub probes', () => {
       expect(ctx.stats.counters['requests.probe']).toBe(origin.requests());
       expect(ctx.stats.estimates.probeRttSec).toBeGreaterThan(0);
       expect(hub.measuredRttSec()).toBe(ctx.stats.estimates.probeRttSec);
-      expect(ctx.stats.estimates.source).toBe('rtt: first bytes of idle media requests, range probes; bandwidth: test');
+      expect(ctx.stats.estimates.source).toBe('rtt: range probes; bandwidth: test');
     } finally {
       hub.destroy();
       await origin.close();
