@@ -16,6 +16,8 @@ export const SPRINT_TRANSPORTS = ['auto', 'extension', 'fetch'] as const;
 export type SprintTransportChoice = (typeof SPRINT_TRANSPORTS)[number];
 export const SPRINT_AUDIO_POLICIES = ['train', 'own'] as const;
 export type SprintAudioPolicy = (typeof SPRINT_AUDIO_POLICIES)[number];
+export const RTT_PROBE_POLICIES = ['every-second', 'when-quiet'] as const;
+export type RttProbePolicy = (typeof RTT_PROBE_POLICIES)[number];
 
 /** Every option after normalizeConfig: defaults filled in, values checked. */
 export interface PlayerConfig {
@@ -36,6 +38,7 @@ export interface PlayerConfig {
   sprintxMaxRangeSec: number;
   /** 0: audio loads segment by segment (dash.js); otherwise the media time one expanded audio request covers. */
   sprintxAudioSec: number;
+  rttProbes: RttProbePolicy;
   log: boolean;
   beforeAttach: ((dashPlayer: MediaPlayerClass) => void) | undefined;
 }
@@ -56,6 +59,7 @@ export const PLAYER_CONFIG_DEFAULTS: Readonly<PlayerConfig> = Object.freeze({
   sprintxSafetySec: undefined,
   sprintxMaxRangeSec: DEFAULT_MAX_RANGE_SEC,
   sprintxAudioSec: 0,
+  rttProbes: 'every-second',
   log: true,
   beforeAttach: undefined,
 });
@@ -138,6 +142,7 @@ export function normalizeConfig(options: SprintPlayerOptions | undefined): Playe
     sprintxSafetySec: seconds('sprintxSafetySec', o['sprintxSafetySec'], 'zero'),
     sprintxMaxRangeSec: seconds('sprintxMaxRangeSec', o['sprintxMaxRangeSec'], 'positive') ?? d.sprintxMaxRangeSec,
     sprintxAudioSec: seconds('sprintxAudioSec', o['sprintxAudioSec'], 'zero') ?? d.sprintxAudioSec,
+    rttProbes: oneOf('rttProbes', RTT_PROBE_POLICIES, o['rttProbes'], d.rttProbes),
     log: bool('log', o['log'], d.log),
     beforeAttach: beforeAttach as PlayerConfig['beforeAttach'],
   };

@@ -19,11 +19,13 @@ import { resolveMode, type ModeProvider } from './dataplane/resolve-mode';
 import { modeProviders } from './dataplane/providers';
 import { manifestOnce } from './dataplane/manifest-once';
 import { ManifestHandoff } from './dataplane/manifest-handoff';
-import { addLoadTaker } from './dash/loader-hook';
+import { addLoadTaker, countOwnLoads } from './dash/loader-hook';
 import { applyAbrPreset } from './abr/presets';
 import { videoEstimate } from './abr/bw-x-rule';
 import { SPRINT_EVENT_NAMES, type SprintEventListener, type SprintEventName } from './stats/events';
 import { installRescue } from './abr/rescue';
+import { trackRequestInterceptors } from './dash/request-interceptors';
+import { RequestPath } from './dataplane/request-path';
 
 export class SprintPlayer {
   /** The underlying dash.js MediaPlayer. */
@@ -53,6 +55,10 @@ export class SprintPlayer {
       log.error(`a '${name}' event listener threw: ${(e as Error)?.message ?? String(e)}`),
     );
     this.dash = dashjs.MediaPlayer().create();
+    // Interceptors the page adds from here on (in beforeAttach, or right after createPlayer) run on Sprint's requests too.
+    const recorder = this.recorder;
+    const requests = new RequestPath(trackRequestInterceptors(this.dash), (kind) => recorder.count(`requests.${kind}` as const));
+    countOwnLoads(this.dash, (kind) => recorder.count(`requests.${kind}` as const));
     this.dash.initialize(video, undefined, config.autoPlay);
     applyPlayerDefaults(this.dash); // before the page's settings, which win
     if (config.dashSettings) this.dash.updateSettings(config.dashSettings);
@@ -69,6 +75,7 @@ export class SprintPlayer {
       dash: this.dash,
       dashjs,
       manifestUrl: absoluteManifest,
+      requests,
       log,
       epsilon: config.epsilon,
       chunkBytes: config.chunkBytes,
@@ -79,10 +86,11 @@ export class SprintPlayer {
       sprintxSafetySec: config.sprintxSafetySec,
       sprintxMaxRangeSec: config.sprintxMaxRangeSec,
       sprintxAudioSec: config.sprintxAudioSec,
+      rttProbes: config.rttProbes,
       pageDashSettings: config.dashSettings,
     };
     // Fetched at most once: by the mode checks, then handed to dash.js (player/dataplane/manifest-handoff.ts).
-    const manifest = manifestOnce(absoluteManifest);
+    const manifest = manifestOnce(absoluteManifest, requests);
     this.ready = resolveMode(requested, providers ?? modeProviders(config.sprintTransport), base, manifest).then(({ plane, reason }) => {
       if (this.destroyed) {
         // destroyed while the mode was being resolved: the plane never ran, but may hold a session

@@ -98,6 +98,16 @@ export interface SprintPlayerOptions {
    * audio's few percent of the bytes must not come down ahead of the video.
    */
   sprintxAudioSec?: number;
+  /**
+   * Where the RTT of the chunk-size model comes from (paper §IV-A).
+   * `every-second` (default, the paper's): a one-byte Range probe each
+   * second. `when-quiet`: the first byte of media requests sent on an idle
+   * connection, and a probe only at start-up and after 60 s without such a
+   * sample (a CDN bills and logs every probe: docs/cdn.md). The two measure
+   * different things: a probe sent while media flows sees the queue the
+   * media builds; an idle request sees none, so the chunks come out smaller.
+   */
+  rttProbes?: 'every-second' | 'when-quiet';
   /** Log data-plane decisions (mode, fallbacks, cancellations) to the console. Default true. */
   log?: boolean;
   /**

@@ -46,6 +46,10 @@ const transport = params.get('transport') ?? undefined;
 //                multi-second queue both defaults are shorter than one request
 //   quality=top|lowest  a fixed video rung (ABR off): the CPU benchmark
 //                compares data planes on the same bytes
+//   cdntoken=T   a site's request interceptor (dash.addRequestInterceptor): every request gets
+//                ?token=T and the header X-CDN-Token: T (the demo origin's requireToken checks both)
+//   cmcd=query|headers  dash.js's CMCD on, in that transmission mode
+//   rttprobes=every-second|when-quiet  the player's rttProbes option
 //   hold=1       load the page and the player bundle, then wait: the player is
 //                created when window.sprintRelease() is called (the harness's
 //                --preload-pages loads pages on an idle link, plays later)
@@ -62,6 +66,9 @@ const fragTimeout = params.get('fragtimeout');
 const mpdTimeout = params.get('mpdtimeout');
 const quality = params.get('quality');
 const hold = parseSwitch('hold', params.get('hold')) ?? false;
+const cdnToken = params.get('cdntoken');
+const cmcd = params.get('cmcd');
+const rttProbes = params.get('rttprobes') ?? undefined;
 const manifest = params.get('manifest') ?? `media/${encodeURIComponent(set)}/${encodeURIComponent(layout)}/manifest.mpd`;
 
 function el<T extends HTMLElement>(id: string): T {
@@ -121,6 +128,7 @@ interface DashKnobs {
   readonly fragmentTimeoutMs: number | undefined;
   readonly manifestTimeoutMs: number | undefined;
   readonly fixedRung: 'top' | 'lowest' | null;
+  readonly cmcd: string | null;
 }
 
 /** dash.js settings from the page's knobs (undefined when none is given). */
@@ -129,9 +137,15 @@ function dashSettings({
   fragmentTimeoutMs,
   manifestTimeoutMs,
   fixedRung,
+  cmcd,
 }: DashKnobs): SprintApi.SprintPlayerOptions['dashSettings'] {
-  if (target === undefined && fragmentTimeoutMs === undefined && manifestTimeoutMs === undefined && fixedRung === null) return undefined;
+  if (target === undefined && fragmentTimeoutMs === undefined && manifestTimeoutMs === undefined && fixedRung === null && cmcd === null)
+    return undefined;
   const streaming: Record<string, unknown> = {};
+  if (cmcd !== null) {
+    if (cmcd !== 'query' && cmcd !== 'headers') throw new RangeError(`demo page: cmcd=${cmcd}: expected query or headers`);
+    streaming['cmcd'] = { enabled: true, mode: cmcd };
+  }
   if (target !== undefined)
     streaming['buffer'] = { bufferTimeDefault: target, bufferTimeAtTopQuality: target, bufferTimeAtTopQualityLongForm: target };
   if (fragmentTimeoutMs !== undefined) streaming['fragmentRequestTimeout'] = fragmentTimeoutMs;
@@ -159,6 +173,17 @@ function describeEvent(name: SprintApi.SprintEventName, e: SprintApi.SprintEvent
     default:
       return JSON.stringify(e).slice(0, 160);
   }
+}
+
+/** What a site behind a token-checking CDN adds to every request dash.js makes (and so Sprint's). */
+function addCdnToken(player: SprintPlayer, token: string): void {
+  player.dash.addRequestInterceptor(async (request) => {
+    const url = new URL(request.url);
+    url.searchParams.set('token', token);
+    request.url = url.href;
+    request.headers = { ...request.headers, 'X-CDN-Token': token };
+    return request;
+  });
 }
 
 /** Bound on the ids kept per event name (tests compare them with the stats' records). */
@@ -207,13 +232,16 @@ function start(): void {
       sprintxSafetySec: sxSafety === null ? undefined : parseNumber('sxsafety', sxSafety),
       sprintxMaxRangeSec: parseNumber('sxmaxsec', sxMaxSec),
       sprintxAudioSec: parseNumber('sxaudio', sxAudio, 'zero'),
+      rttProbes: rttProbes as SprintApi.SprintPlayerOptions['rttProbes'],
       dashSettings: dashSettings({
         target,
         fragmentTimeoutMs: parseNumber('fragtimeout', fragTimeout),
         manifestTimeoutMs: parseNumber('mpdtimeout', mpdTimeout),
         fixedRung: quality,
+        cmcd,
       }),
     });
+    if (cdnToken !== null) addCdnToken(player, cdnToken);
   } catch (e) {
     overlay.textContent = `error: ${(e as Error).message}`;
     throw e;

@@ -74,6 +74,8 @@ export type H2OriginOptions = Pick<
   | 'onServerError'
   | 'noRange'
   | 'noCors'
+  | 'requireToken'
+  | 'refuseRangeOverBytes'
   | 'delayMs'
   | 'rateLimitBitsPerSec'
 >;

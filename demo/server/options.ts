@@ -46,6 +46,13 @@ export interface OriginOptions {
   /** Omit all CORS headers (and Timing-Allow-Origin), including on OPTIONS. */
   readonly noCors?: boolean;
   /**
+   * A CDN's token check: /media/ requests without the query parameter
+   * `query=value` AND the header `header: value` are refused with 403.
+   */
+  readonly requireToken?: { readonly query: string; readonly header: string; readonly value: string };
+  /** A CDN rule against wide ranges: /media/ requests whose Range spans more than this many bytes are refused with 403. */
+  readonly refuseRangeOverBytes?: number;
+  /**
    * Answer at most N requests per connection (like nginx keepalive_requests):
    * the Nth response carries `Connection: close` and the origin then closes.
    * Requests already pipelined behind it are not answered (logged "not-answered").
@@ -121,6 +128,8 @@ export interface ResolvedOriginOptions {
   readonly onServerError: (message: string) => void;
   readonly noRange: boolean;
   readonly noCors: boolean;
+  readonly requireToken: { readonly query: string; readonly header: string; readonly value: string } | null;
+  readonly refuseRangeOverBytes: number | null;
   readonly maxRequestsPerConnection: number;
   readonly closeAfterEachResponse: boolean;
   readonly http10: boolean;
@@ -162,6 +171,14 @@ function flag(name: string, value: boolean | undefined): boolean {
   return value ?? false;
 }
 
+function tokenRule(t: OriginOptions['requireToken']): ResolvedOriginOptions['requireToken'] {
+  if (t === undefined) return null;
+  for (const k of ['query', 'header', 'value'] as const) {
+    if (typeof t?.[k] !== 'string' || t[k] === '') throw new TypeError(`origin option requireToken.${k} must be a non-empty string`);
+  }
+  return { query: t.query, header: t.header.toLowerCase(), value: t.value };
+}
+
 export function resolveOriginOptions(o: OriginOptions = {}): ResolvedOriginOptions {
   const needRoot = o.mediaDir === undefined || o.pageDir === undefined || o.distDir === undefined;
   const root = needRoot ? packageRoot() : '';
@@ -191,6 +208,8 @@ export function resolveOriginOptions(o: OriginOptions = {}): ResolvedOriginOptio
     onServerError: o.onServerError ?? ((message: string) => void process.stderr.write(`sprint origin: ${message}\n`)),
     noRange: flag('noRange', o.noRange),
     noCors: flag('noCors', o.noCors),
+    requireToken: tokenRule(o.requireToken),
+    refuseRangeOverBytes: o.refuseRangeOverBytes === undefined ? null : integer('refuseRangeOverBytes', o.refuseRangeOverBytes, 0, 1),
     maxRequestsPerConnection:
       o.maxRequestsPerConnection === undefined
         ? Number.POSITIVE_INFINITY

@@ -52,11 +52,15 @@ export function corsHeaders(noCors: boolean): Array<[string, string]> {
 }
 
 /** Extra headers answering a CORS preflight (OPTIONS with Access-Control-Request-Method). */
-export function preflightHeaders(noCors: boolean, requestHeaders: ReadonlyMap<string, string>): Array<[string, string]> {
+export function preflightHeaders(
+  noCors: boolean,
+  requestHeaders: ReadonlyMap<string, string>,
+  extraAllowed: readonly string[] = [],
+): Array<[string, string]> {
   if (noCors) return [];
   const h: Array<[string, string]> = [
     ['Access-Control-Allow-Methods', ALLOWED_METHODS],
-    ['Access-Control-Allow-Headers', 'Range, Content-Type'],
+    ['Access-Control-Allow-Headers', ['Range', 'Content-Type', ...extraAllowed].join(', ')],
     ['Access-Control-Max-Age', '7200'],
   ];
   // Chrome's Private Network Access preflight, for a public page using a local origin.

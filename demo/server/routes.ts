@@ -5,7 +5,8 @@
 //   / and /index.html the demo page (<pageDir>/index.html); other top-level
 //                     paths are files of <pageDir>
 //   /dist/...         the player bundle (<distDir>)
-//   /media/...        the DASH content (<mediaDir>), no-store
+//   /media/...        the DASH content (<mediaDir>), no-store; with `requireToken`
+//                     or `refuseRangeOverBytes`, refused (403) as a CDN would
 // GET and HEAD are served, OPTIONS answers CORS preflights, anything else is 405.
 // A page file with a gzip copy beside it (<name>.gz, as the player build
 // writes for its bundles; gzip-copies.ts checks it) is sent compressed to a
@@ -194,6 +195,22 @@ function bulkPlan(req: ParsedRequest, query: string, o: ResolvedOriginOptions): 
   );
 }
 
+/** Why a CDN with the origin's token and range rules would refuse a /media/ request, or null. */
+export function cdnRefusal(req: ParsedRequest, query: string, o: ResolvedOriginOptions): string | null {
+  const token = o.requireToken;
+  if (token !== null) {
+    if (new URLSearchParams(query).get(token.query) !== token.value) return `missing or wrong ?${token.query}= token`;
+    if (req.headers.get(token.header) !== token.value) return `missing or wrong ${token.header} header`;
+  }
+  const range = req.headers.get('range');
+  if (o.refuseRangeOverBytes !== null && range !== undefined) {
+    const m = /^bytes=(\d+)-(\d+)$/.exec(range.trim());
+    if (m && Number(m[2]) - Number(m[1]) + 1 > o.refuseRangeOverBytes)
+      return `range ${range} is wider than ${o.refuseRangeOverBytes} bytes`;
+  }
+  return null;
+}
+
 /** The response plan for one well-formed request. Rejects only on unexpected I/O errors (→ 500). */
 export async function planResponse(req: ParsedRequest, o: ResolvedOriginOptions): Promise<ResponsePlan> {
   const head = req.method === 'HEAD';
@@ -221,7 +238,11 @@ export async function planResponse(req: ParsedRequest, o: ResolvedOriginOptions)
     }
     return {
       status: 204,
-      headers: [['Allow', ALLOWED_METHODS], ...corsHeaders(o.noCors), ...preflightHeaders(o.noCors, req.headers)],
+      headers: [
+        ['Allow', ALLOWED_METHODS],
+        ...corsHeaders(o.noCors),
+        ...preflightHeaders(o.noCors, req.headers, o.requireToken ? [o.requireToken.header] : []),
+      ],
       contentLength: 0,
       body: null,
       rangeOutcome: 'none',
@@ -252,6 +273,10 @@ export async function planResponse(req: ParsedRequest, o: ResolvedOriginOptions)
   if (p === '/bulk') return bulkPlan(req, t.query, o);
   if (p === '/' || p === '/index.html') return filePlan(req, o.pageDir, '/index.html', false, o, p);
   if (p.startsWith('/dist/')) return filePlan(req, o.distDir, p.slice('/dist'.length), false, o, p);
-  if (p.startsWith('/media/')) return filePlan(req, o.mediaDir, p.slice('/media'.length), true, o, p);
+  if (p.startsWith('/media/')) {
+    const refusal = cdnRefusal(req, t.query, o);
+    if (refusal !== null) return errorPlan(403, refusal, { noCors: o.noCors, head });
+    return filePlan(req, o.mediaDir, p.slice('/media'.length), true, o, p);
+  }
   return filePlan(req, o.pageDir, p, false, o, p);
 }

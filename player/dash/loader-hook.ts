@@ -11,6 +11,10 @@
  *   one that takes a load may still pass it on later, down the same chain.
  * - Load watchers (`addLoadWatcher`: the segment rescue, player/abr/rescue.ts)
  *   see every load first, in every mode, whoever answers it.
+ * - A data plane that took a load may hand it to dash.js's own XHRLoader
+ *   later (`passOn`, e.g. when the origin refused Sprint's request): the
+ *   request goes out as dash.js built it. Every load dash.js's own loader
+ *   sends is counted (`countOwnLoads`).
  * - The response interceptor rewrites the timing dash.js records for loads
  *   the data plane answered, so dash.js's throughput estimate (and every ABR
  *   rule reading it) sees when the bytes really crossed the wire instead of
@@ -21,6 +25,7 @@
  */
 import type { MediaPlayerClass } from 'dashjs';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler, WireTiming } from './loader-types';
+import { MANIFEST_TYPE } from '../dataplane/dash-request';
 
 export const DASHJS_VERSION = '5.2.1';
 
@@ -42,6 +47,7 @@ export interface LoadTaker {
 
 interface HookSlot {
   handler: SegmentLoadHandler | null;
+  ownLoads: ((kind: 'media' | 'manifest') => void) | null;
   readonly watchers: LoadWatcher[];
   readonly takers: LoadTaker[];
 }
@@ -52,7 +58,7 @@ const slots = new WeakMap<object, HookSlot>();
 function slotFor(dash: MediaPlayerClass): HookSlot {
   const existing = slots.get(dash);
   if (existing) return existing;
-  const slot: HookSlot = { handler: null, watchers: [], takers: [] };
+  const slot: HookSlot = { handler: null, ownLoads: null, watchers: [], takers: [] };
   slots.set(dash, slot);
   const version = (dash as unknown as { getVersion?: () => string }).getVersion?.();
   if (version !== undefined && version !== DASHJS_VERSION) {
@@ -62,10 +68,17 @@ function slotFor(dash: MediaPlayerClass): HookSlot {
     'XHRLoader',
     function (this: { parent: XhrLoaderInstance }) {
       const parentLoad = this.parent.load.bind(this.parent);
+      const own = (request: LoaderRequest, response: LoaderResponse): unknown => {
+        const type = request.customData.request?.type;
+        if (type === MANIFEST_TYPE) slot.ownLoads?.('manifest');
+        else if (type !== undefined && type !== null) slot.ownLoads?.('media');
+        return parentLoad(request, response);
+      };
       return {
         load(request: LoaderRequest, response: LoaderResponse): unknown {
           for (const watch of slot.watchers) watch(request, response);
-          const rest = (): unknown => (slot.handler?.tryLoad(request, response) ? true : parentLoad(request, response));
+          const rest = (): unknown =>
+            slot.handler?.tryLoad(request, response, () => void own(request, response)) ? true : own(request, response);
           for (const taker of slot.takers) if (taker.tryLoad(request, response, () => void rest())) return true;
           return rest();
         },
@@ -115,6 +128,11 @@ export function answerLoad(request: LoaderRequest, response: LoaderResponse, a: 
 /** Registers `taker` to be asked for every load before the data plane. Call before `attachSource`. */
 export function addLoadTaker(dash: MediaPlayerClass, taker: LoadTaker): void {
   slotFor(dash).takers.push(taker);
+}
+
+/** Counts each load dash.js's own XHRLoader sends, by kind (segments and other media files; the manifest). */
+export function countOwnLoads(dash: MediaPlayerClass, count: (kind: 'media' | 'manifest') => void): void {
+  slotFor(dash).ownLoads = count;
 }
 
 /** Registers `watch` to see every load dash.js makes (whoever answers it). Call before `attachSource`. */

@@ -64,7 +64,12 @@ export interface LoaderResponse {
   request?: LoaderRequest;
 }
 
-/** A data plane that may take over some loads; it returns false to leave a load to dash.js. */
+/**
+ * A data plane that may take over some loads; it returns false to leave a
+ * load to dash.js. A load it took it may still hand to dash.js's own loader
+ * (`passOn`, at most once, instead of answering it): the request then goes
+ * out exactly as dash.js built it.
+ */
 export interface SegmentLoadHandler {
-  tryLoad(request: LoaderRequest, response: LoaderResponse): boolean;
+  tryLoad(request: LoaderRequest, response: LoaderResponse, passOn?: () => void): boolean;
 }

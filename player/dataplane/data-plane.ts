@@ -25,6 +25,8 @@ export interface DataPlaneContext {
   dashjs: import('../dash/dashjs').DashjsNamespace;
   /** Absolute manifest URL. */
   manifestUrl: string;
+  /** Builds and counts every request Sprint sends itself, as dash.js would build it (request-path.ts). */
+  requests: import('./request-path').RequestPath;
   stats: StatsRecorder;
   log: Logger;
   /** ε of paper §IV-A. */
@@ -45,6 +47,8 @@ export interface DataPlaneContext {
   sprintxMaxRangeSec: number;
   /** Sprint-x: media time of one expanded audio request, seconds; 0: audio left to dash.js. */
   sprintxAudioSec: number;
+  /** RTT samples: a probe each second, or idle media requests' first bytes and a probe when quiet (estimate-hub.ts). */
+  rttProbes: import('../config').RttProbePolicy;
   /** The page's own `dashSettings` (a mode that must override one of them says so: player/dash/train-settings.ts). */
   pageDashSettings?: unknown;
 }

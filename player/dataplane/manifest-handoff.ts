@@ -6,8 +6,9 @@
  * so the saved one shortens the start of Sprint and Sprint-x.
  *
  * It answers only when the answer is what dash.js would have got itself:
- * the same URL, a plain GET without credentials beyond `same-origin` and
- * without headers a page's request interceptor added, and a static MPD (a
+ * a plain GET of the URL the checks' fetch asked for, with the same headers
+ * and credentials (the page's request interceptors ran on both:
+ * request-path.ts), and a static MPD (a
  * live manifest is left to dash.js: the checks' copy may be stale by the
  * time dash.js asks). Otherwise, and when the checks' fetch failed, the
  * request goes to the origin through dash.js's own loader as always; the
@@ -25,6 +26,7 @@ import type { Logger } from '../log';
 import type { StatsRecorder } from '../stats/recorder';
 import { MANIFEST_TYPE } from './dash-request';
 import type { ManifestOnce } from './manifest-once';
+import { pageHeaders, type BuiltRequest } from './request-path';
 
 /** The MPD start tag's attributes, or null when the text has no MPD element (comments skipped; quoted values may hold '>'). */
 function mpdStartTag(text: string): string | null {
@@ -55,16 +57,18 @@ export function decodingProblem(contentType: string | undefined, text: string): 
   return null;
 }
 
-/** Why dash.js's request may not get the checks' copy, or null when it may. */
-function mismatch(request: LoaderRequest, manifestUrl: string): string | null {
-  if (request.url !== manifestUrl) return `it asks for ${request.url}, the checks fetched ${manifestUrl}`;
+/** Why dash.js's request may not get the checks' copy (`sent`: what the checks' fetch sent), or null when it may. */
+function mismatch(request: LoaderRequest, sent: BuiltRequest): string | null {
+  if (request.url !== sent.url) return `it asks for ${request.url}, the checks fetched ${sent.url}`;
   if ((request.method ?? 'GET') !== 'GET') return `it is a ${request.method} request`;
-  if (request.credentials === 'include') return 'it carries credentials (xhrWithCredentials), the checks fetched without';
+  if ((request.credentials === 'include') !== sent.withCredentials)
+    return `it carries ${sent.withCredentials ? 'no ' : ''}credentials (xhrWithCredentials), the checks fetched ${sent.withCredentials ? 'with' : 'without'}`;
   if (request.responseType !== undefined && request.responseType !== '' && request.responseType !== 'text')
     return `it asks for a ${request.responseType} response`;
   if (request.body !== undefined && request.body !== null) return 'it carries a body';
-  const headers = Object.entries(request.headers ?? {}).filter(([, v]) => v !== undefined && v !== null && v !== '');
-  if (headers.length > 0) return `it carries headers the checks' fetch did not (${headers.map(([k]) => k).join(', ')})`;
+  const headers = pageHeaders(request.headers);
+  const differ = [...new Set([...Object.keys(headers), ...Object.keys(sent.headers)])].filter((k) => headers[k] !== sent.headers[k]);
+  if (differ.length > 0) return `its headers differ from the checks' fetch (${differ.join(', ')})`;
   return null;
 }
 
@@ -81,7 +85,8 @@ export class ManifestHandoff implements LoadTaker {
   tryLoad(request: LoaderRequest, response: LoaderResponse, passOn: () => void): boolean {
     if (this.done || request.customData.request?.type !== MANIFEST_TYPE) return false;
     this.done = true; // only the first manifest request: refreshes are dash.js's
-    const why = mismatch(request, this.manifestUrl);
+    // the checks' fetch is built before it is sent: by the time dash.js asks, it has been
+    const why = mismatch(request, this.manifest.sent() ?? { url: this.manifestUrl, headers: {}, withCredentials: false });
     if (why !== null) {
       this.loadedByDash(why);
       return false;

@@ -13,8 +13,8 @@ import type { DataPlane, DataPlaneContext } from './data-plane';
 import { StockDataPlane } from './stock';
 import { manifestOnce, type ManifestOnce, type ManifestText } from './manifest-once';
 
-/** What a mode check may use: the manifest's URL, the log, and the manifest fetched once for all checks. */
-export interface CheckContext extends Pick<DataPlaneContext, 'manifestUrl' | 'log'> {
+/** What a mode check may use: the manifest's URL, the log, the request path, and the manifest fetched once for all checks. */
+export interface CheckContext extends Pick<DataPlaneContext, 'manifestUrl' | 'log' | 'requests'> {
   manifest(): Promise<ManifestText>;
 }
 
@@ -36,11 +36,11 @@ const PREFERENCE: DataPlaneMode[] = ['sprint', 'sprint-x', 'stock'];
 export async function resolveMode(
   requested: RequestedMode,
   providers: readonly ModeProvider[],
-  base: Pick<DataPlaneContext, 'manifestUrl' | 'log'>,
-  manifest: ManifestOnce = manifestOnce(base.manifestUrl),
+  base: Pick<DataPlaneContext, 'manifestUrl' | 'log' | 'requests'>,
+  manifest: ManifestOnce = manifestOnce(base.manifestUrl, base.requests),
 ): Promise<Resolution> {
   const start = requested === 'auto' ? 0 : PREFERENCE.indexOf(requested);
-  const ctx: CheckContext = { manifestUrl: base.manifestUrl, log: base.log, manifest };
+  const ctx: CheckContext = { manifestUrl: base.manifestUrl, log: base.log, requests: base.requests, manifest };
   // Every candidate is checked at once (a missing extension costs its wait
   // while the Sprint-x checks run, not before them); the answers are taken
   // in order of preference, and a plane a later check built but that is

@@ -1,6 +1,8 @@
 /**
  * The estimates both Sprint modes size their chunks from (paper §IV-A), in
- * one place: RTT from one-byte probes (rtt-prober.ts) and, where the
+ * one place: RTT from one-byte probes each second (rtt-prober.ts) or, with
+ * `rttProbes: 'when-quiet'`, from the first byte of media requests sent on
+ * an idle connection and a probe when none came for a minute; and, where the
  * transport can read it, from TCP_INFO of the connection carrying the media;
  * bandwidth from the data plane's wire samples and from the video loads left
  * to dash.js (dash-load-sample.ts); Program 1's chunk size on them, with the
@@ -15,6 +17,7 @@ import type { DataPlaneContext } from '../dataplane/data-plane';
 import type { DashFragmentRequestLike } from '../dataplane/dash-request';
 import { feedDashLoad } from './dash-load-sample';
 import { RttProber } from './rtt-prober';
+import { MANIFEST_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
 
 /** Bandwidth assumed before the first sample, bit/s. */
 export const BOOTSTRAP_BANDWIDTH_BITS_PER_SEC = 5e6;
@@ -22,12 +25,18 @@ export const BOOTSTRAP_BANDWIDTH_BITS_PER_SEC = 5e6;
 export const BOOTSTRAP_RTT_SEC = 0.1;
 /** Upper bound on a chunk, bytes: bounds what one expanded request or train may hold in memory. */
 export const MAX_CHUNK_BYTES = 256 * 1024 * 1024;
+/** How long after a response's end its Resource Timing entry is looked up, ms. */
+const TIMING_ENTRY_DELAY_MS = 50;
+/** With `rttProbes: 'when-quiet'`: a probe only after this long without a sample, ms. */
+const QUIET_PROBE_MS = 60_000;
 
 export interface EstimateHubOptions {
   /** URL the RTT probes ask one byte of; default the manifest's. */
   probeUrl?: string;
   /** The probes' connection pool: the one the data plane's media requests do not use (rtt-prober.ts); default 'omit'. */
   probeCredentials?: RequestCredentials;
+  /** A probe is sent only once no RTT sample came for this long, ms (rtt-prober.ts); default: 0 (each second) or, with `rttProbes: 'when-quiet'`, 60000. */
+  probeQuietMs?: number;
   /** Prefix of the hub's counters in `stats().counters` (`<prefix>.probeErrors`). */
   counterPrefix: 'sprint' | 'sprintx';
   /** What the bandwidth samples are, for `stats().estimates.source`. */
@@ -48,9 +57,13 @@ export class EstimateHub {
   /** Starts the probes; estimates are published to `ctx.stats` from now on. */
   install(ctx: DataPlaneContext): void {
     this.ctx = ctx;
+    const url = this.options.probeUrl ?? ctx.manifestUrl;
     const prober = new RttProber({
-      url: this.options.probeUrl ?? ctx.manifestUrl,
+      url,
+      type: url === ctx.manifestUrl ? MANIFEST_TYPE : MEDIA_SEGMENT_TYPE,
+      requests: ctx.requests,
       credentials: this.options.probeCredentials,
+      quietMs: this.options.probeQuietMs ?? (ctx.rttProbes === 'when-quiet' ? QUIET_PROBE_MS : 0),
       onSample: () => this.publish(),
       onError: (m) => {
         ctx.stats.count(`${this.options.counterPrefix}.probeErrors`);
@@ -109,6 +122,18 @@ export class EstimateHub {
     this.publish();
   }
 
+  /**
+   * A media request to `url` sent at `sentAtMs` (performance.now()) on an
+   * idle connection ended: with `rttProbes: 'when-quiet'`, its Resource
+   * Timing first byte is an RTT sample (published at once), when the browser
+   * recorded one.
+   */
+  addIdleRequest(url: string, sentAtMs: number): void {
+    if (this.ctx?.rttProbes !== 'when-quiet') return;
+    // the entry is recorded a little after the body ends
+    setTimeout(() => this.prober?.sampleFromTiming(url, sentAtMs), TIMING_ENTRY_DELAY_MS);
+  }
+
   /** An RTT read from TCP_INFO; published at once. */
   addTcpRtt(rttSec: number): void {
     this.tcpRtt.addSample(rttSec);
@@ -138,7 +163,8 @@ export class EstimateHub {
     e.bandwidthBitsPerSec = this.bandwidthBitsPerSec();
     e.bandwidthSamples = this.bandwidth.sampleCount;
     e.chunkBytes = this.chunkBytes();
-    e.source = `rtt: ${this.tcpRtt.sampleCount > 0 ? 'tcp-info of the media connection' : 'range probes'}; bandwidth: ${this.options.bandwidthSource}`;
+    const probes = this.ctx?.rttProbes === 'when-quiet' ? 'first bytes of idle media requests, range probes when quiet' : 'range probes';
+    e.source = `rtt: ${this.tcpRtt.sampleCount > 0 ? 'tcp-info of the media connection' : probes}; bandwidth: ${this.options.bandwidthSource}`;
     ctx.stats.publishEstimates();
     this.options.onChange?.();
   }

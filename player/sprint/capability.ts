@@ -11,7 +11,8 @@
  * (`sprintTransport: 'extension' | 'fetch'`); `fetch` on HTTP/1.1 leaves
  * connection mapping to the browser (how the scheduler is tested).
  */
-import type { Availability, ModeProvider } from '../dataplane/resolve-mode';
+import type { Availability, CheckContext, ModeProvider } from '../dataplane/resolve-mode';
+import { MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
 import { FetchTrainTransport } from './fetch-transport';
 import { isMultiplexed, type ProtocolAnswer } from './protocol-detect';
 import { SprintDataPlane } from './sprint-data-plane';
@@ -28,10 +29,26 @@ export type TransportDetector = (
 /** Says which protocol the origin of `url` speaks to this page. */
 export type ProtocolDetector = (
   url: string,
-  fetched: () => Promise<{ ok: boolean; problem?: string; network?: boolean }>,
+  fetched: () => Promise<{ ok: boolean; problem?: string; network?: boolean; sentUrl?: string }>,
 ) => Promise<ProtocolAnswer>;
 
 const EXTENSION_TIMEOUT_MS = 1500;
+
+/**
+ * What the page's interceptors add to a segment request of this origin that
+ * only the page's own connections can send (headers, `xhrWithCredentials`),
+ * or null when nothing; a throwing interceptor counts as adding something.
+ */
+async function pageAdditions(ctx: CheckContext): Promise<string | null> {
+  try {
+    const built = await ctx.requests.build({ url: ctx.manifestUrl, type: MEDIA_SEGMENT_TYPE, mediaType: 'video' });
+    const names = Object.keys(built.headers);
+    const parts = [names.length > 0 ? `headers ${names.join(', ')}` : '', built.withCredentials ? 'credentials (xhrWithCredentials)' : ''];
+    return parts.filter(Boolean).join(' and ') || null;
+  } catch (e) {
+    return `what a request interceptor would set (it threw: ${(e as Error).message})`;
+  }
+}
 
 export function sprintProvider(
   choice: TransportChoice,
@@ -55,9 +72,19 @@ export function sprintProvider(
           reason: `trains over the browser's fetch (requested${multiplexed ? `; on ${answer.protocol}: one multiplexed connection` : ''})`,
         };
       }
-      const found = detectExtension
+      const detected = detectExtension
         ? await detectExtension(EXTENSION_TIMEOUT_MS)
         : { ok: false as const, reason: 'the Sprint extension transport is not part of this build' };
+      // The extension's sockets send no page headers and no cookies: a page whose requests carry some takes fetch, or no Sprint.
+      const uncarried = detected.ok && !detected.transport.carriesPageHeaders ? await pageAdditions(ctx) : null;
+      if (detected.ok && uncarried !== null) {
+        detected.transport.close();
+        ctx.log.warn(`sprint: the extension cannot send ${uncarried}; trains only over fetch on HTTP/2 or HTTP/3`);
+      }
+      const found =
+        detected.ok && uncarried !== null
+          ? { ok: false as const, reason: `the page's requests carry ${uncarried}, which the extension's sockets cannot send` }
+          : detected;
       if (found.ok) return { ok: true, plane: new SprintDataPlane(found.transport), reason: `trains on extension sockets (${found.info})` };
       if (!protocol) return { ok: false, reason: found.reason };
       const answer = await protocol;

@@ -108,6 +108,8 @@ interface Query {
 
 export class ExtensionTransport implements TrainTransport {
   readonly name = 'extension';
+  /** The socket host sends no page headers and no cookies (extension/README.md): such loads stay off this transport. */
+  readonly carriesPageHeaders = false;
   readonly oneConnection = true;
   private port: MessagePort | null;
   private info: WelcomeInfo;

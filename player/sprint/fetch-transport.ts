@@ -22,10 +22,13 @@
  *    test/e2e/sprint-paused-trains.test.ts).
  */
 import type { RequestTicket, ResponseSink, TrainRequest, TrainTransport } from './train-transport';
+import { credentialsFor } from '../dataplane/request-path';
 import { nowMs } from '../dataplane/clock';
 
 export class FetchTrainTransport implements TrainTransport {
   readonly name = 'fetch';
+  /** dash.js's load headers and credentials go out as the page set them; CORS applies as to dash.js's own XHR. */
+  readonly carriesPageHeaders = true;
   private readonly controllers = new Set<AbortController>();
   /**
    * With `same-origin` (chosen only on HTTP/2 or HTTP/3 origins) every
@@ -49,11 +52,12 @@ export class FetchTrainTransport implements TrainTransport {
     const controller = new AbortController();
     this.controllers.add(controller);
     let cancelled = false;
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...req.headers };
     if (req.range) headers.Range = `bytes=${req.range.start}-${req.range.end}`;
+    const credentials = credentialsFor({ url: req.url, headers, withCredentials: req.withCredentials === true }, this.credentials);
     void (async () => {
       try {
-        const res = await fetch(req.url, { headers, cache: 'no-store', credentials: this.credentials, signal: controller.signal });
+        const res = await fetch(req.url, { headers, cache: 'no-store', credentials, signal: controller.signal });
         const h: Record<string, string> = {};
         res.headers.forEach((v, k) => (h[k] = v));
         if (cancelled) return;

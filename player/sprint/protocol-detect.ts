@@ -47,14 +47,16 @@ const ENTRY_POLL_MS = 50;
  */
 export async function detectProtocol(
   url: string,
-  fetched: () => Promise<{ ok: boolean; problem?: string; network?: boolean }>,
+  fetched: () => Promise<{ ok: boolean; problem?: string; network?: boolean; sentUrl?: string }>,
 ): Promise<ProtocolAnswer> {
   const got = await fetched();
+  // the page's interceptors may have changed the URL (a token): the entry is named by the URL sent
+  const name = got.sentUrl ?? url;
   // An HTTP error status still has a timing entry; a network failure has none.
   if (!got.ok && got.network) return { protocol: null, problem: `fetching ${url}: ${got.problem}` };
   const deadline = Date.now() + ENTRY_WAIT_MS;
   for (;;) {
-    const p = protocolFromTiming(url);
+    const p = protocolFromTiming(name);
     if (p !== null) return { protocol: p, problem: null };
     if (Date.now() >= deadline)
       return { protocol: null, problem: 'the browser did not report the protocol (a cross-origin manifest without Timing-Allow-Origin?)' };

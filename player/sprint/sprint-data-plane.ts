@@ -124,6 +124,8 @@ const RIDER_MEDIA_TYPE = 'audio';
 const AUDIO_IDLE_MAX_MS = 1000;
 /** Requests failing for good in a row before Sprint falls back to stock loading. */
 const MAX_CONSECUTIVE_FAILURES = 3;
+/** Sprint's requests refused by the origin (HTTP 4xx, 5xx) in a row before falling back to stock. */
+const MAX_CONSECUTIVE_REFUSALS = 3;
 /** Re-issues of one request after its connection went away. */
 const MAX_REISSUES = 3;
 /** Release the next completion anyway if dash.js has not reported the previous append after this long. */
@@ -151,6 +153,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private pathTimer: ReturnType<typeof setInterval> | null = null;
   private degraded: string | null = null;
   private consecutiveFailures = 0;
+  private consecutiveRefusals = 0;
   private unsubscribeUnavailable: (() => void) | null = null;
   /** Requests dash.js's FragmentModel scheduled (not the sidx/init probes of SegmentBaseLoader). */
   private readonly scheduled = new WeakSet<object>();
@@ -748,13 +751,20 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     }, 0);
   }
 
-  tryLoad(req: LoaderRequest, resp: LoaderResponse): boolean {
-    const taken = this.take(req, resp);
+  tryLoad(req: LoaderRequest, resp: LoaderResponse, passOn?: () => void): boolean {
+    // handed on, dash.js's own load of it is recorded as any load dash.js makes
+    const handOn = passOn
+      ? (): void => {
+          this.dashLoads.noteLoad(req.customData.request, false);
+          passOn();
+        }
+      : undefined;
+    const taken = this.take(req, resp, handOn);
     this.dashLoads.noteLoad(req.customData.request, taken);
     return taken;
   }
 
-  private take(req: LoaderRequest, resp: LoaderResponse): boolean {
+  private take(req: LoaderRequest, resp: LoaderResponse, passOn?: () => void): boolean {
     const ctx = this.ctx;
     const fr = req.customData.request;
     // Only segments dash.js scheduled for the buffer ride trains; its index
@@ -763,6 +773,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (fr.type !== MEDIA_SEGMENT_TYPE && fr.type !== INIT_SEGMENT_TYPE) return false;
     const type = fr.mediaType;
     if (!type || !this.rides(type)) return false;
+    if (!this.carries(req)) return false;
     const inTrain = type === TRAIN_MEDIA_TYPE;
     if (inTrain && this.stallTimer !== null) {
       clearTimeout(this.stallTimer);
@@ -854,6 +865,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       record,
       train: inTrain ? t.train : null,
       restartRun,
+      passOn: passOn ?? null,
+      idleSentAtMs: null,
     };
     t.queue.push(entry);
     req.customData.abort = () => this.abortEntry(entry);
@@ -917,12 +930,34 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.estimates.publish();
   }
 
+  /**
+   * Can the transport send `req` as dash.js built it? A load with headers
+   * or credentials the transport cannot carry is never sent without them:
+   * Sprint falls back to stock loading (dash.js sends it as built).
+   */
+  private carries(req: LoaderRequest): boolean {
+    const ctx = this.ctx;
+    if (!ctx || this.transport.carriesPageHeaders === true) return true;
+    const built = ctx.requests.fromLoad(req);
+    const names = Object.keys(built.headers);
+    if (names.length === 0 && !built.withCredentials) return true;
+    ctx.stats.count('sprint.headersNotCarried');
+    const what = [names.length ? `headers ${names.join(', ')}` : '', built.withCredentials ? 'credentials (xhrWithCredentials)' : '']
+      .filter(Boolean)
+      .join(' and ');
+    this.degrade(`the page's requests carry ${what}, which the ${this.transport.name} transport cannot send`);
+    return false;
+  }
+
   private send(entry: Entry): void {
     entry.sentMs = nowMs();
+    entry.idleSentAtMs = this.onConnection().some((e) => e !== entry && e.state === 'loading') ? null : performance.now();
     entry.clockFromMs = null;
     entry.prevMs = Math.max(entry.sentMs, this.wire(entry.type).lastByteMs);
+    const built = this.ctx?.requests.fromLoad(entry.req);
+    this.ctx?.requests.note('media');
     entry.ticket = this.transport.request(
-      { url: entry.url, range: entry.range },
+      { url: entry.url, range: entry.range, headers: built?.headers, withCredentials: built?.withCredentials },
       {
         onHead: (status, headers) => {
           entry.status = status;
@@ -973,9 +1008,11 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   private onEnd(entry: Entry, atMs: number): void {
     if (entry.state !== 'loading') return;
+    if (entry.status >= 400 && entry.passOn) return this.onRefused(entry);
     const t = this.state(entry.type);
     entry.state = 'done';
     this.consecutiveFailures = 0;
+    this.consecutiveRefusals = 0;
     entry.record.endMs = entry.lastByteMs ?? atMs;
     t.lastByteMs = Math.max(t.lastByteMs, entry.lastByteMs ?? atMs);
     const w = this.wire(entry.type);
@@ -986,6 +1023,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     if (wireSec > 0 && entry.bytes > 0) entry.record.throughputBitsPerSec = (entry.bytes * 8) / wireSec;
     this.sampleBandwidth(w, entry, endMs);
     if (entry.status < 300) this.restartArrived(t, entry, endMs, entry.bytes, entry.mediaSec);
+    if (entry.status < 300 && entry.idleSentAtMs !== null) this.estimates.addIdleRequest(entry.url, entry.idleSentAtMs);
     if (entry.train) entry.train.completedBytes += entry.bytes;
     this.policyCompleted(t, entry, entry.bytes, atMs);
     this.closeTrainIfDone(t, atMs);
@@ -1108,6 +1146,37 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   }
 
   /**
+   * The origin answered Sprint's request with an HTTP error. dash.js's own
+   * request for the segment may pass where Sprint's did not (a CDN rule on
+   * request shape, a header the transport could not send): the load goes to
+   * dash.js's own loader when it reaches the head of the queue (release),
+   * never back into a train, and a few refusals in a row fall back to stock
+   * for good, so a refusing origin can never wedge the player.
+   */
+  private onRefused(entry: Entry): void {
+    const ctx = this.ctx;
+    const reason = `the origin refused Sprint's request (HTTP ${entry.status})`;
+    entry.state = 'failed';
+    entry.error = reason;
+    entry.record.error = reason;
+    entry.record.endMs = nowMs();
+    entry.pieces = [];
+    ctx?.stats.endTransfer(entry.record);
+    ctx?.stats.count('sprint.refused');
+    this.consecutiveRefusals += 1;
+    ctx?.log.warn(
+      `request ${entry.url}${entry.range ? ` bytes=${entry.range.start}-${entry.range.end}` : ''}: ${reason}; dash.js loads it`,
+    );
+    if (this.consecutiveRefusals >= MAX_CONSECUTIVE_REFUSALS)
+      this.degrade(`${this.consecutiveRefusals} requests in a row refused (last: ${reason})`);
+    const t = this.state(entry.type);
+    this.policyCompleted(t, entry, 0, nowMs());
+    this.closeTrainIfDone(t, nowMs());
+    this.noteIfIdle();
+    this.release(entry.type);
+  }
+
+  /**
    * dash.js aborted a request (or Sprint does, `behindFailure`). A request
    * already handed to dash.js (no longer queued) is past aborting: dash.js's
    * `abortRequests` after a failure hands it over reaches it again.
@@ -1181,6 +1250,11 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
         // audio's would not. Audio behind a failure is delivered as it
         // lands (dash.js's retry of the failed one appends after it).
         if (type === TRAIN_MEDIA_TYPE) this.abortBehind(t);
+        if (head.status >= 400 && head.passOn) {
+          if (this.ctx) recordEntrySegment(head, this.ctx.stats, 'error');
+          head.passOn();
+          continue;
+        }
         this.ctx?.stats.count('sprint.failedBackToDash');
         if (this.ctx) failToDash(head, this.ctx.stats);
         continue;

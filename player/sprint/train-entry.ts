@@ -53,6 +53,10 @@ export interface Entry {
   train: TrainRecord | null;
   /** A media segment of a train after a pause while that restart is sampled: its arrival goes on the restart's curve. */
   restartRun: RestartRun | null;
+  /** Hands the load to dash.js's own loader, which sends it as dash.js built it (player/dash/loader-hook.ts); null: not offered. */
+  passOn: (() => void) | null;
+  /** When it was sent with nothing else in flight on its connection (performance.now() ms): its first byte is an RTT sample. */
+  idleSentAtMs: number | null;
 }
 
 export interface TypeState {

@@ -30,6 +30,10 @@ export interface TrainRequest {
   url: string;
   /** Inclusive byte range, or undefined for the whole resource. */
   range?: { start: number; end: number };
+  /** Headers of dash.js's load (the page's interceptors, CMCD), never Range (player/dataplane/request-path.ts). */
+  headers?: Readonly<Record<string, string>>;
+  /** dash.js's `xhrWithCredentials` for the load: send with the page's cookies. */
+  withCredentials?: boolean;
 }
 
 export interface ResponseSink {
@@ -67,6 +71,13 @@ export interface TrainTransport {
    * dash.js.
    */
   readonly oneConnection?: boolean;
+  /**
+   * True when the transport sends a request's `headers` and `withCredentials`
+   * as the page set them. False or absent: it cannot (the extension's
+   * sockets carry no page headers and no cookies), and the data plane must
+   * not give it a request that has any.
+   */
+  readonly carriesPageHeaders?: boolean;
   request(req: TrainRequest, sink: ResponseSink): RequestTicket;
   /**
    * The browser connection pool the page's RTT probes should use: the one

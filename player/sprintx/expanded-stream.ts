@@ -4,6 +4,10 @@
  * asks for inside that range are handed over as soon as their last byte has
  * arrived, with the wire timing they really had (see src/sprintx/arrival-log).
  *
+ * The request is dash.js's load of the first segment widened: its URL,
+ * headers and credentials as the page's interceptors left them
+ * (player/dataplane/request-path.ts), with the wider Range.
+ *
  * Failure is never silent: a response that is not the 206 asked for, a body
  * that ends early or a connection reset ends the stream with an error, and
  * every segment still waiting is handed back to the caller (`onFailed`) to be
@@ -13,6 +17,7 @@ import { ArrivalLog } from '../../src/sprintx/arrival-log';
 import type { ByteRange, ExpandedRange } from '../../src/sprintx/range-plan';
 import type { TransferRecord } from '../stats/types';
 import { nowMs } from '../dataplane/clock';
+import { plainRequestPath, type BuiltRequest, type RequestPath } from '../dataplane/request-path';
 
 export interface PendingSegment {
   range: ByteRange;
@@ -36,6 +41,8 @@ export class ExpandedStream {
   private readonly pending: PendingSegment[] = [];
   private done = false;
   private failure: string | null = null;
+  /** The HTTP error status (4xx, 5xx) the origin answered the expanded request with, if it refused it. */
+  refusedStatus: number | null = null;
   private servedUpTo: number;
   private sampleBytes = 0;
   private sampleFromMs: number | null = null;
@@ -53,6 +60,11 @@ export class ExpandedStream {
      * credentialed, where dash.js's own requests and the probes are.
      */
     private readonly credentials: RequestCredentials = 'omit',
+    /** The request path and the load it was built from (the page's headers and credentials ride the expanded range). */
+    private readonly path: { requests: RequestPath; request: BuiltRequest } = {
+      requests: plainRequestPath(),
+      request: { url, headers: {}, withCredentials: false },
+    },
   ) {
     this.log = new ArrivalLog(plan.start, record.startMs);
     this.servedUpTo = plan.start;
@@ -83,7 +95,11 @@ export class ExpandedStream {
     if (i >= 0) this.pending.splice(i, 1);
   }
 
+  /** When the request was sent, performance.now() ms (its Resource Timing entry starts then). */
+  sentAtPerfMs = 0;
+
   start(): void {
+    this.sentAtPerfMs = performance.now();
     void this.run();
   }
 
@@ -98,14 +114,14 @@ export class ExpandedStream {
   private async run(): Promise<void> {
     const { start, end } = this.plan;
     try {
-      const res = await fetch(this.url, {
-        headers: { Range: `bytes=${start}-${end}` },
-        cache: 'no-store',
+      const res = await this.path.requests.send('media', this.path.request, {
+        range: { start, end },
         credentials: this.credentials,
         signal: this.controller.signal,
       });
       if (res.status !== 206) {
         await res.body?.cancel();
+        if (res.status >= 400) this.refusedStatus = res.status;
         throw new Error(res.status === 200 ? 'server ignored the Range header (200)' : `HTTP ${res.status}`);
       }
       const cr = res.headers.get('Content-Range');

@@ -47,6 +47,7 @@ import { SwitchHolds } from './switch-holds';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler } from '../dash/loader-types';
 import { EstimateHub } from '../estimates/estimate-hub';
 import { ExpandedStream, type PendingSegment } from './expanded-stream';
+import type { BuiltRequest } from '../dataplane/request-path';
 
 /** Consecutive failed transfers (no segment delivered) before falling back to stock. */
 const MAX_CONSECUTIVE_FAILURES = 3;
@@ -160,18 +161,25 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     return (rep.id !== undefined && this.segmentLists.get(rep.id)) || null;
   }
 
-  tryLoad(req: LoaderRequest, resp: LoaderResponse): boolean {
+  tryLoad(req: LoaderRequest, resp: LoaderResponse, passOn?: () => void): boolean {
     const fr = req.customData.request;
     if (fr?.type === MEDIA_SEGMENT_TYPE && fr.mediaType === 'video') {
       this.holds?.onMediaRequest(nowMs());
       if (typeof fr.duration === 'number' && fr.duration > 0) this.segmentDurationSec = fr.duration;
     }
-    const taken = this.take(req, resp);
+    // handed on, dash.js's own load of it is recorded as any load dash.js makes
+    const handOn = passOn
+      ? (): void => {
+          this.dashLoads.noteLoad(req.customData.request, false);
+          passOn();
+        }
+      : undefined;
+    const taken = this.take(req, resp, handOn);
     this.dashLoads.noteLoad(req.customData.request, taken);
     return taken;
   }
 
-  private take(req: LoaderRequest, resp: LoaderResponse): boolean {
+  private take(req: LoaderRequest, resp: LoaderResponse, passOn?: () => void): boolean {
     const ctx = this.ctx;
     const fr = req.customData.request;
     // Audio (a few percent of the bytes) keeps dash.js's own segment-at-a-time
@@ -219,19 +227,20 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
       stream = undefined;
     }
     if (!stream) {
-      stream = key === 'audio' ? this.openAudio(req.url, repId, segments, index, fr.duration) : this.open(req.url, repId, segments, index);
+      const built = ctx.requests.fromLoad(req);
+      stream = key === 'audio' ? this.openAudio(built, repId, segments, index, fr.duration) : this.open(built, repId, segments, index);
       this.streams.set(key, stream);
     }
-    this.enqueue(stream, req, resp, range);
+    this.enqueue(stream, req, resp, range, passOn);
     return true;
   }
 
-  private open(url: string, repId: string, segments: ByteRange[], index: number): ExpandedStream {
+  private open(built: BuiltRequest, repId: string, segments: ByteRange[], index: number): ExpandedStream {
     const ctx = this.ctx as DataPlaneContext;
     const chunk = this.currentChunkBytes();
     // Bound the media time of one request (segment duration unknown: no bound).
     const maxSegments = this.segmentDurationSec > 0 ? Math.max(1, Math.floor(ctx.sprintxMaxRangeSec / this.segmentDurationSec)) : Infinity;
-    return this.start(url, repId, planExpandedRange(segments, index, chunk, maxSegments), chunk, (bytes, sec) =>
+    return this.start(built, repId, planExpandedRange(segments, index, chunk, maxSegments), chunk, (bytes, sec) =>
       this.estimates.addWireSample(bytes, sec),
     );
   }
@@ -245,15 +254,21 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
    * pool the next expanded video request could take audio's idle
    * connection instead of its own warm one.
    */
-  private openAudio(url: string, repId: string, segments: ByteRange[], index: number, segmentSec: number | undefined): ExpandedStream {
+  private openAudio(
+    built: BuiltRequest,
+    repId: string,
+    segments: ByteRange[],
+    index: number,
+    segmentSec: number | undefined,
+  ): ExpandedStream {
     const ctx = this.ctx as DataPlaneContext;
     const maxSegments = segmentSec !== undefined && segmentSec > 0 ? Math.max(1, Math.floor(ctx.sprintxAudioSec / segmentSec)) : 1;
     ctx.stats.count('sprintx.audioTransfers');
-    return this.start(url, repId, planExpandedRange(segments, index, Infinity, maxSegments), null, () => undefined, 'same-origin');
+    return this.start(built, repId, planExpandedRange(segments, index, Infinity, maxSegments), null, () => undefined, 'same-origin');
   }
 
   private start(
-    url: string,
+    built: BuiltRequest,
     repId: string,
     plan: ReturnType<typeof planExpandedRange>,
     chunk: number | null,
@@ -261,6 +276,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     credentials: RequestCredentials = 'omit',
   ): ExpandedStream {
     const ctx = this.ctx as DataPlaneContext;
+    const url = built.url;
     const record = {
       id: ctx.stats.allocateTransferId(),
       via: 'sprint-x' as const,
@@ -292,6 +308,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
         onEnd: (s) => this.onStreamEnd(s),
       },
       credentials,
+      { requests: ctx.requests, request: built },
     );
     stream.start();
     this.estimates.publish();
@@ -304,10 +321,18 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     if (!ctx || s.record.cancelled) return;
     if (s.failed === null) {
       this.consecutiveFailures = 0;
+      // a video request starts on the video pool's connection once the one before it has ended: its first byte is an RTT
+      if (s.record.targetChunkBytes !== null) this.estimates.addIdleRequest(s.url, s.sentAtPerfMs);
       return;
     }
     ctx.stats.count('sprintx.transferErrors');
     ctx.log.warn(`transfer #${s.record.id} ${s.url} bytes=${s.record.range} failed: ${s.failed}`);
+    if (s.refusedStatus !== null) {
+      // dash.js's own one-segment request may well pass where the wider one did not: it has the segments now.
+      ctx.stats.count('sprintx.refused');
+      this.degrade(`the origin refused an expanded Range request (HTTP ${s.refusedStatus}, bytes=${s.record.range})`);
+      return;
+    }
     this.consecutiveFailures = s.record.segmentsServed > 0 ? 1 : this.consecutiveFailures + 1;
     if (/ignored the Range|Content-Range/.test(s.failed)) this.degrade(`the server stopped honouring Range requests (${s.failed})`);
     else if (this.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES)
@@ -324,7 +349,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
     announceFallback(ctx, 'sprint-x', reason);
   }
 
-  private enqueue(stream: ExpandedStream, req: LoaderRequest, resp: LoaderResponse, range: ByteRange): void {
+  private enqueue(stream: ExpandedStream, req: LoaderRequest, resp: LoaderResponse, range: ByteRange, passOn?: () => void): void {
     const ctx = this.ctx as DataPlaneContext;
     const custom = req.customData;
     const fr = custom.request;
@@ -371,6 +396,11 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
       fail: (reason) => {
         if (settled) return;
         settled = true;
+        if (stream.refusedStatus !== null && passOn) {
+          // Refused by the origin: dash.js's own loader sends the segment's request as it built it.
+          passOn();
+          return;
+        }
         // No status: dash.js treats the load as failed and retries it through
         // its own retry policy, which comes back here for a fresh transfer.
         resp.url = req.url;

@@ -4,6 +4,11 @@
  * happened yet (zero).
  */
 export const COUNTERS = {
+  'requests.media':
+    "media requests the player sent (dash.js's own segment loads, Sprint's train requests and re-issues, Sprint-x's expanded ranges)",
+  'requests.manifest': "manifest requests the player sent (the mode checks' fetch, dash.js's own loads)",
+  'requests.check': "requests the mode checks sent besides the manifest (Sprint-x's Range check)",
+  'requests.probe': 'RTT probes sent (player/estimates/rtt-prober.ts)',
   rescues: 'segments that could not arrive and were asked again one rung or more lower (player/abr/rescue.ts)',
   'manifest.handedOver':
     "dash.js's manifest request answered from the mode checks' fetch, one request fewer at start-up (player/dataplane/manifest-handoff.ts)",
@@ -38,6 +43,10 @@ export const COUNTERS = {
   'sprint.pathInfoErrors': 'TCP_INFO reads that failed',
   'sprint.probeErrors': 'RTT probes that failed',
   'sprint.fallbacks': 'falls back to stock loading during playback',
+  'sprint.refused':
+    "Sprint's requests the origin answered with an HTTP error (4xx, 5xx): the segment went to dash.js's own loader, and a few in a row fall back to stock",
+  'sprint.headersNotCarried':
+    "loads whose headers or credentials (from the page's request interceptors, CMCD, xhrWithCredentials) the extension's sockets cannot send: Sprint fell back instead of dropping them",
 
   'sprintx.transfers': 'expanded Range requests (video and, with sprintxAudioSec, audio)',
   'sprintx.audioTransfers': 'expanded Range requests for audio (sprintxAudioSec)',
@@ -53,6 +62,8 @@ export const COUNTERS = {
   'sprintx.switchesHeld.superseded': 'held switches overtaken by a seek, an error or a fallback',
   'sprintx.probeErrors': 'RTT probes that failed',
   'sprintx.fallbacks': 'falls back to stock loading during playback',
+  'sprintx.refused':
+    "expanded requests the origin answered with an HTTP error (4xx, 5xx): Sprint-x fell back to stock, the segments waiting went to dash.js's own loader",
 } as const;
 
 export type CounterName = keyof typeof COUNTERS;

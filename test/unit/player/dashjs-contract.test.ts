@@ -297,3 +297,31 @@ describe('dash.js internals behind the init mark, aborts and MediaSource resets 
     expect(bundle).toContain("this.FRAGMENT_LOADING_ABANDONED = 'fragmentLoadingAbandoned'");
   });
 });
+
+describe('dash.js request interceptors (player/dash/request-interceptors.ts, player/dataplane/request-path.ts)', () => {
+  it("MediaPlayer's add/remove go to one list, after dash.js's own CMCD interceptor, run in order on every request before its loader", () => {
+    expect(
+      section('function addRequestInterceptor(interceptor) {\n    customParametersModel.addRequestInterceptor(interceptor);', 200),
+    ).toBeTruthy();
+    expect(
+      section('function removeRequestInterceptor(interceptor) {\n    customParametersModel.removeRequestInterceptor(interceptor);', 200),
+    ).toBeTruthy();
+    expect(section('function addRequestInterceptor(interceptor) {\n    requestInterceptors.push(interceptor);', 100)).toBeTruthy();
+    expect(bundle).toContain('requestInterceptors = cmcdController.getCmcdRequestInterceptors();');
+    // reduce over the list in order, each getting what the one before resolved with
+    expect(section('function _applyRequestInterceptors(httpRequest) {', 500)).toMatch(
+      /interceptors\.reduce\(\(prev, next\) => \{\s*return prev\.then\(request => \{\s*return next\(request\);/,
+    );
+    // the loader gets the request the interceptors resolved with
+    expect(section('const _loadRequest = function (loader, httpRequest, httpResponse) {', 700)).toMatch(
+      /_applyRequestInterceptors\(httpRequest\)\.then\(_httpRequest => \{\s*httpRequest = _httpRequest;[\s\S]*loader\.load\(httpRequest, httpResponse\);/,
+    );
+    // the request an interceptor sees: the CommonMediaRequest with the FragmentRequest in customData.request
+    expect(bundle).toMatch(/credentials: withCredentials \? 'include' : 'omit',[\s\S]{0,200}customData: \{\s*request: requestObject\s*\}/);
+    // CMCD in headers mode writes its keys into the request's headers, which the loader sends
+    expect(section('function applyCmcdToRequest(request) {', 1200)).toMatch(
+      /request\.url = decorated\.url;\s*request\.headers = decorated\.headers;/,
+    );
+    expect(bundle).toContain('const CMCD_HEADERS = "headers";');
+  });
+});

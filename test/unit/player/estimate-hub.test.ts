@@ -4,6 +4,7 @@
 // precedence over the probes, wire and dash.js-load samples, what reaches
 // stats().estimates, and real one-byte probes against a loopback server.
 
+import { plainRequestPath, RequestPath } from '../../../player/dataplane/request-path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chunkSize } from '../../../src/model/chunk-size';
@@ -16,6 +17,7 @@ function context(manifestUrl: string, extra: Partial<DataPlaneContext> = {}): Da
   const warnings: string[] = [];
   return {
     manifestUrl,
+    requests: plainRequestPath(),
     stats: new StatsRecorder('sprint'),
     log: { info: () => undefined, warn: (m: string) => void warnings.push(m), error: () => undefined },
     epsilon: 0.1,
@@ -153,15 +155,56 @@ describe('EstimateHub with samples (no probes answered)', () => {
   });
 });
 
+/** A context whose request path counts into its stats, as the player's does. */
+function countingContext(url: string, extra: Partial<DataPlaneContext> = {}): DataPlaneContext {
+  const ctx = context(url, extra);
+  return {
+    ...ctx,
+    requests: new RequestPath({ interceptors: () => [], withCredentials: () => false }, (k) => ctx.stats.count(`requests.${k}` as const)),
+  };
+}
+
 describe('EstimateHub probes', () => {
-  it('measures the RTT with one-byte requests to the probe URL', async () => {
+  it('by default probes each second, as the paper does', async () => {
     const origin = await oneByteServer();
     const hub = new EstimateHub({ counterPrefix: 'sprint', bandwidthSource: 'test' });
-    const ctx = context(origin.url);
+    const ctx = countingContext(origin.url);
+    try {
+      hub.install(ctx);
+      await until(() => (ctx.stats.counters['requests.probe'] ?? 0) >= 3, 'three probes');
+      expect(origin.requests()).toBeGreaterThanOrEqual(3);
+    } finally {
+      hub.destroy();
+      await origin.close();
+    }
+  });
+
+  it("with rttProbes 'when-quiet': one probe at start-up, then none while the quiet period without samples runs", async () => {
+    const origin = await oneByteServer();
+    const hub = new EstimateHub({ counterPrefix: 'sprint', bandwidthSource: 'test' });
+    const ctx = countingContext(origin.url, { rttProbes: 'when-quiet' });
+    try {
+      hub.install(ctx);
+      await until(() => ctx.stats.estimates.rttSamples > 0, 'the start-up probe');
+      // the old prober sent one a second: two more seconds would have held two more
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(origin.requests()).toBe(1);
+      expect(ctx.stats.counters['requests.probe']).toBe(1);
+    } finally {
+      hub.destroy();
+      await origin.close();
+    }
+  });
+
+  it('measures the RTT with one-byte requests to the probe URL once no sample came for the quiet period', async () => {
+    const origin = await oneByteServer();
+    const hub = new EstimateHub({ counterPrefix: 'sprint', bandwidthSource: 'test', probeQuietMs: 100 });
+    const ctx = countingContext(origin.url);
     try {
       hub.install(ctx);
       await until(() => ctx.stats.estimates.rttSamples > 0, 'a probe');
       expect(origin.requests()).toBeGreaterThanOrEqual(1);
+      expect(ctx.stats.counters['requests.probe']).toBe(origin.requests());
       expect(ctx.stats.estimates.probeRttSec).toBeGreaterThan(0);
       expect(hub.measuredRttSec()).toBe(ctx.stats.estimates.probeRttSec);
       expect(ctx.stats.estimates.source).toBe('rtt: range probes; bandwidth: test');
@@ -173,7 +216,7 @@ describe('EstimateHub probes', () => {
 
   it('counts failed probes under its prefix and keeps the bootstrap RTT', async () => {
     const origin = await oneByteServer(500);
-    const hub = new EstimateHub({ counterPrefix: 'sprintx', bandwidthSource: 'test' });
+    const hub = new EstimateHub({ counterPrefix: 'sprintx', bandwidthSource: 'test', probeQuietMs: 100 });
     const ctx = context(origin.url);
     try {
       hub.install(ctx);

@@ -13,6 +13,8 @@ import { ManifestHandoff, decodingProblem, isStaticMpd } from '../../../player/d
 import { addLoadTaker, addLoadWatcher, installLoaderHook } from '../../../player/dash/loader-hook';
 import { fakeDash } from './fake-dash';
 import { manifestOnce } from '../../../player/dataplane/manifest-once';
+import { RequestPath } from '../../../player/dataplane/request-path';
+import type { InterceptedRequest } from '../../../player/dash/request-interceptors';
 import type { LoaderRequest, LoaderResponse } from '../../../player/dash/loader-types';
 import { StatsRecorder } from '../../../player/stats/recorder';
 
@@ -30,8 +32,9 @@ interface Server {
 async function startServer(): Promise<Server> {
   const hits = new Map<string, number>();
   const server = http.createServer((req, res) => {
-    const path = req.url ?? '';
+    const path = (req.url ?? '').split('?')[0] as string;
     hits.set(path, (hits.get(path) ?? 0) + 1);
+    if (req.headers['x-cdn-token'] !== undefined) hits.set('x-cdn-token', (hits.get('x-cdn-token') ?? 0) + 1);
     if (path === '/static.mpd') res.writeHead(200, { 'Content-Type': 'application/dash+xml', 'X-Origin': 'test' }).end(STATIC_MPD);
     else if (path === '/live.mpd') res.writeHead(200, { 'Content-Type': 'application/dash+xml' }).end(LIVE_MPD);
     else if (path === '/moved.mpd') res.writeHead(302, { Location: '/static.mpd' }).end();
@@ -130,6 +133,11 @@ describe('the manifest handoff', () => {
     await server.close();
   });
 
+  function handoffWith(manifest: ReturnType<typeof manifestOnce>, url: string) {
+    const stats = new StatsRecorder('sprint-x');
+    return { stats, taker: new ManifestHandoff(url, manifest, stats, quiet) };
+  }
+
   function handoff(path: string) {
     const url = `${server.url}${path}`;
     const manifest = manifestOnce(url);
@@ -201,6 +209,31 @@ describe('the manifest handoff', () => {
     const l = load(url);
     expect(taker.tryLoad(l.request, l.response, jest.fn())).toBe(true);
     expect(await l.ended).toBe('loadend');
+  });
+
+  it("answers a request the page's interceptors changed the way they changed the checks' fetch", async () => {
+    const url = `${server.url}/static.mpd`;
+    const intercept = async (r: InterceptedRequest): Promise<InterceptedRequest> => ({
+      ...r,
+      url: `${r.url}?token=1`,
+      headers: { ...r.headers, 'X-CDN-Token': '1' },
+    });
+    const manifest = manifestOnce(url, new RequestPath({ interceptors: () => [intercept], withCredentials: () => false }));
+    const stats = new StatsRecorder('sprint-x');
+    const taker = new ManifestHandoff(url, manifest, stats, quiet);
+    expect((await manifest()).ok).toBe(true);
+    // dash.js's own request, after the same interceptor
+    const l = load(`${url}?token=1`, 'MPD', { headers: { 'X-CDN-Token': '1' } });
+    expect(taker.tryLoad(l.request, l.response, jest.fn())).toBe(true);
+    expect(await l.ended).toBe('loadend');
+    expect(stats.counters['manifest.handedOver']).toBe(1);
+    expect(server.hits.get('/static.mpd')).toBe(1);
+    expect(server.hits.get('x-cdn-token')).toBe(1);
+    // one that differs from what the checks sent goes to the origin
+    const other = handoffWith(manifest, url);
+    const l2 = load(`${url}?token=1`, 'MPD', { headers: { 'X-CDN-Token': '2' } });
+    expect(other.taker.tryLoad(l2.request, l2.response, jest.fn())).toBe(false);
+    expect(other.stats.counters['manifest.loadedByDash']).toBe(1);
   });
 
   it.each([

@@ -3,6 +3,7 @@
 // once, the answer taken is the most preferred that can run, a plane built
 // by a check that was not chosen is destroyed, and every "no" is in the reason.
 
+import { plainRequestPath } from '../../../player/dataplane/request-path';
 import { resolveMode, type Availability, type ModeProvider } from '../../../player/dataplane/resolve-mode';
 import type { DataPlane } from '../../../player/dataplane/data-plane';
 
@@ -34,7 +35,11 @@ function controlled(mode: ModeProvider['mode']): Probe {
   };
 }
 
-const ctx = { manifestUrl: 'http://o/m.mpd', log: { info: () => undefined, warn: () => undefined, error: () => undefined } };
+const ctx = {
+  manifestUrl: 'http://o/m.mpd',
+  requests: plainRequestPath(),
+  log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+};
 const flush = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 
 describe('resolveMode', () => {

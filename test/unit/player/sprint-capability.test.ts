@@ -2,11 +2,14 @@
 // forcing `fetch` gets the same protocol detection as `auto`: on HTTP/2 the
 // trains share dash.js's connection (the e2e h2-origin test shows it on the
 // wire); on HTTP/1.1 they keep a pool of their own.
+import { plainRequestPath, RequestPath } from '../../../player/dataplane/request-path';
+import { SprintDataPlane } from '../../../player/sprint/sprint-data-plane';
 import { sprintProvider, type ProtocolDetector } from '../../../player/sprint/capability';
 import type { CheckContext } from '../../../player/dataplane/resolve-mode';
 
 const ctx = {
   manifestUrl: 'https://media.example/m.mpd',
+  requests: plainRequestPath(),
   log: { info: () => undefined, warn: () => undefined, error: () => undefined },
   manifest: async () => ({ ok: true, text: '<MPD/>' }),
 } as unknown as CheckContext;
@@ -36,5 +39,36 @@ describe('sprintProvider', () => {
     if (h2.ok) h2.plane.destroy();
     const h1 = await sprintProvider('auto', noExtension, speaks('http/1.1')).check(ctx);
     expect(h1).toMatchObject({ ok: false, reason: expect.stringMatching(/speaks http\/1\.1, not HTTP\/2/) });
+  });
+  it("auto with the extension, when the page's interceptors add a header: fetch on h2, no Sprint over HTTP/1.1", async () => {
+    let closed = 0;
+    const extension = async () => ({
+      ok: true as const,
+      info: 'test',
+      transport: { name: 'extension', carriesPageHeaders: false, request: () => ({ cancel: () => undefined }), close: () => void closed++ },
+    });
+    const withHeader: CheckContext = {
+      ...ctx,
+      requests: new RequestPath({
+        interceptors: () => [async (r) => ({ ...r, headers: { ...r.headers, Authorization: 'Bearer x' } })],
+        withCredentials: () => false,
+      }),
+    };
+    const h2 = await sprintProvider('auto', extension, speaks('h2')).check(withHeader);
+    expect(h2).toMatchObject({
+      ok: true,
+      reason: expect.stringMatching(/fetch on h2 .*headers Authorization, which the extension's sockets cannot send/),
+    });
+    if (h2.ok) {
+      expect(h2.plane).toBeInstanceOf(SprintDataPlane);
+      h2.plane.destroy();
+    }
+    const h1 = await sprintProvider('auto', extension, speaks('http/1.1')).check(withHeader);
+    expect(h1).toMatchObject({ ok: false, reason: expect.stringMatching(/^the page's requests carry headers Authorization/) });
+    expect(closed).toBe(2);
+    // without interceptors the extension is used
+    const plain = await sprintProvider('auto', extension, speaks('http/1.1')).check(ctx);
+    expect(plain).toMatchObject({ ok: true, reason: expect.stringMatching(/^trains on extension sockets/) });
+    if (plain.ok) plain.plane.destroy();
   });
 });

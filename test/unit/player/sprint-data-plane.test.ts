@@ -7,6 +7,7 @@
 // byte; requests dash.js did not schedule (index probes) stay with dash.js.
 // Judged from the origin's access records and the player's stats.
 
+import { RequestPath } from '../../../player/dataplane/request-path';
 import { startOrigin, type OriginOptions } from '../../../demo/server/origin';
 import type { ResponseSink, TrainTransport } from '../../../player/sprint/train-transport';
 import { SprintDataPlane } from '../../../player/sprint/sprint-data-plane';
@@ -33,6 +34,8 @@ function context(dash: unknown, originUrl: string, stats: StatsRecorder, extra: 
       },
     },
     manifestUrl: `${originUrl}/media/manifest.mpd`,
+    // counts into the stats as the player's request path does
+    requests: new RequestPath({ interceptors: () => [], withCredentials: () => false }, (k) => stats.count(`requests.${k}` as const)),
     stats,
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     epsilon: 0.1,
@@ -178,6 +181,76 @@ describe('SprintDataPlane with trains over fetch on a loopback origin', () => {
       await origin.close();
     }
   }
+
+  // A CDN that checks a token in the query AND a header (the demo origin's requireToken, 403 otherwise).
+  const TOKEN = { query: 'token', header: 'X-CDN-Token', value: 't0k' };
+  /** A segment request as dash.js builds it after the page's interceptor: token in the URL, `headers` set. */
+  const withToken = (seg: Segment, headers: Record<string, string>): Segment => {
+    seg.request.url = `${seg.request.url}?token=${TOKEN.value}`;
+    seg.request.headers = { ...headers };
+    return seg;
+  };
+  /** Waits (bounded) until `ok` holds. */
+  const until = async (ok: () => boolean, what: string): Promise<void> => {
+    for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
+    if (!ok()) throw new Error(`timed out waiting for ${what}`);
+  };
+
+  it("sends the headers of dash.js's load with each train request (the page's interceptor output)", async () => {
+    await withPlane({ origin: { requireToken: TOKEN } }, async ({ base, stats, declined, load, emit }) => {
+      const segments = [0, 1, 2].map((i) => withToken(segmentRequest(`${base}/video.m4s`, 'video', i), { 'X-CDN-Token': TOKEN.value }));
+      segments.forEach(load);
+      for (const s of segments) {
+        await s.ended;
+        expect(s.response.status).toBe(206);
+        emit('bytesAppendedEndFragment', { mediaType: 'video' });
+      }
+      expect(declined).toEqual([]);
+      expect(stats.counters['sprint.refused']).toBeUndefined();
+      expect(stats.counters['requests.media']).toBe(3);
+    });
+  });
+
+  it("hands a refused request to dash.js's own loader, and falls back to stock after three refusals in a row", async () => {
+    await withPlane({ origin: { requireToken: TOKEN } }, async ({ base, stats, declined, load }) => {
+      const fallbacks: string[] = [];
+      stats.events.on('fallback', (e) => fallbacks.push(e.reason));
+      // the URL has the token, the header is missing: the origin refuses Sprint's request
+      const segments = [0, 1, 2, 3].map((i) => withToken(segmentRequest(`${base}/video.m4s`, 'video', i), {}));
+      for (const [k, s] of segments.slice(0, 3).entries()) {
+        load(s);
+        await until(() => declined.length === k + 1, `segment ${k} handed to dash.js's loader`);
+        expect(declined[k]).toBe(s.request);
+      }
+      expect(stats.counters['sprint.refused']).toBe(3);
+      expect(stats.mode).toBe('stock');
+      expect(fallbacks).toEqual([
+        expect.stringMatching(/3 requests in a row refused \(last: the origin refused Sprint's request \(HTTP 403\)\)/),
+      ]);
+      // after the fallback dash.js loads everything itself, at once
+      load(segments[3] as Segment);
+      expect(declined[3]).toBe(segments[3]?.request);
+    });
+  });
+
+  it('falls back instead of sending a load without the headers its transport cannot carry', async () => {
+    const inner = new FetchTrainTransport();
+    const noHeaders: TrainTransport = {
+      name: 'extension',
+      carriesPageHeaders: false,
+      request: (r, sink) => inner.request(r, sink),
+      close: () => inner.close(),
+    };
+    await withPlane({ origin: { requireToken: TOKEN }, transport: noHeaders }, async ({ base, stats, declined, load }) => {
+      const seg = withToken(segmentRequest(`${base}/video.m4s`, 'video', 0), { 'X-CDN-Token': TOKEN.value });
+      load(seg);
+      expect(declined).toEqual([seg.request]);
+      expect(stats.counters['sprint.headersNotCarried']).toBe(1);
+      expect(stats.mode).toBe('stock');
+      expect(stats.modeReason).toMatch(/headers X-CDN-Token, which the extension transport cannot send/);
+      expect(stats.counters['requests.media']).toBeUndefined();
+    });
+  });
 
   // The outstanding window is the page's sprintWindowBdps fair BDPs
   // (src/model/outstanding-window.ts). Nothing arrives (the origin holds each

@@ -7,6 +7,7 @@
 // back to dash.js, records it, and falls back to stock with the reason.
 // Judged from the origin's access records and the player's stats.
 
+import { plainRequestPath } from '../../../player/dataplane/request-path';
 import { startOrigin, type Origin } from '../../../demo/server/origin';
 import { SprintXDataPlane } from '../../../player/sprintx/sprintx-data-plane';
 import type { DataPlaneContext } from '../../../player/dataplane/data-plane';
@@ -54,6 +55,7 @@ function context(dash: unknown, manifestUrl: string, stats: StatsRecorder, sprin
       },
     },
     manifestUrl,
+    requests: plainRequestPath(),
     stats,
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     epsilon: 0.1,
