@@ -12,7 +12,6 @@
 package main
 
 import (
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -99,7 +98,7 @@ func (c *Conn) readLoop() {
 			c.mu.Lock()
 			c.sent += int64(n)
 			c.mu.Unlock()
-			c.h.out.SendRaw(appendDataEvent(make([]byte, 0, 96+base64.StdEncoding.EncodedLen(n)), c.id, offset, t, buf[:n]))
+			c.h.out.SendData(c.id, offset, t, buf[:n])
 			lastEvent = time.Now()
 		}
 		if err != nil {

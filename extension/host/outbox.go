@@ -7,6 +7,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"log"
@@ -16,9 +17,20 @@ import (
 // outboxDepth is how many marshalled messages may wait for the stdout writer.
 const outboxDepth = 64
 
+// outMsg is one queued message: a JSON payload the writer frames, or (framed) a whole frame from a
+// pooled buffer (SendData) that the writer writes as it is and gives back to the pool.
+type outMsg struct {
+	b      []byte
+	framed bool
+}
+
+// framePool holds data-event frame buffers: each is up to 350 KB, and allocating one per read (then copying
+// it into the frame) cost about as much as the base64 encoding itself (BenchmarkDataEventPath).
+var framePool = sync.Pool{New: func() any { return new([]byte) }}
+
 // Outbox serialises messages onto the browser-bound stream.
 type Outbox struct {
-	ch       chan []byte
+	ch       chan outMsg
 	maxBytes int
 	logger   *log.Logger
 	done     chan struct{}
@@ -29,7 +41,7 @@ type Outbox struct {
 
 // NewOutbox starts the writer goroutine on w. maxBytes bounds each message's JSON payload.
 func NewOutbox(w io.Writer, maxBytes int, logger *log.Logger) *Outbox {
-	o := &Outbox{ch: make(chan []byte, outboxDepth), maxBytes: maxBytes, logger: logger, done: make(chan struct{})}
+	o := &Outbox{ch: make(chan outMsg, outboxDepth), maxBytes: maxBytes, logger: logger, done: make(chan struct{})}
 	go o.run(w)
 	return o
 }
@@ -38,17 +50,24 @@ func (o *Outbox) run(w io.Writer) {
 	defer close(o.done)
 	broken := false
 	frame := make([]byte, 0, 4096)
-	for payload := range o.ch {
+	for m := range o.ch {
 		if broken {
+			o.recycle(m)
 			continue // keep draining so producers never block on a dead browser
 		}
-		var err error
-		frame, err = AppendFrame(frame[:0], payload, o.maxBytes)
-		if err != nil {
-			o.logger.Printf("dropping outgoing message: %v", err)
-			continue
+		out := m.b
+		if !m.framed {
+			var err error
+			frame, err = AppendFrame(frame[:0], m.b, o.maxBytes)
+			if err != nil {
+				o.logger.Printf("dropping outgoing message: %v", err)
+				continue
+			}
+			out = frame
 		}
-		if _, err := w.Write(frame); err != nil {
+		_, err := w.Write(out)
+		o.recycle(m)
+		if err != nil {
 			o.failOnce.Do(func() { o.logger.Printf("writing to the browser failed, discarding further messages: %v", err) })
 			broken = true
 		}
@@ -69,7 +88,7 @@ func (o *Outbox) Send(v any) {
 	if o.closed {
 		return
 	}
-	o.ch <- payload
+	o.ch <- outMsg{b: payload}
 }
 
 // Close stops accepting messages, lets the writer flush what is queued and waits for it.
@@ -90,5 +109,34 @@ func (o *Outbox) SendRaw(payload []byte) {
 	if o.closed {
 		return
 	}
-	o.ch <- payload
+	o.ch <- outMsg{b: payload}
+}
+
+// SendData queues a data event carrying raw (appendDataEvent), framed in place in a pooled buffer: the
+// writer neither copies nor allocates it.
+func (o *Outbox) SendData(conn uint64, offset int64, t float64, raw []byte) {
+	p := framePool.Get().(*[]byte)
+	b := appendDataEvent(append((*p)[:0], 0, 0, 0, 0), conn, offset, t, raw)
+	*p = b
+	if len(b)-frameHeaderBytes > o.maxBytes {
+		o.logger.Printf("dropping outgoing message: %v: data event of %d bytes exceeds the %d-byte limit", ErrFrameTooLarge, len(b)-frameHeaderBytes, o.maxBytes)
+		framePool.Put(p)
+		return
+	}
+	binary.LittleEndian.PutUint32(b, uint32(len(b)-frameHeaderBytes))
+	o.closeMu.RLock()
+	defer o.closeMu.RUnlock()
+	if o.closed {
+		framePool.Put(p)
+		return
+	}
+	o.ch <- outMsg{b: b, framed: true}
+}
+
+// recycle gives a SendData frame's buffer back to the pool once it was written (or dropped).
+func (o *Outbox) recycle(m outMsg) {
+	if m.framed {
+		b := m.b[:0]
+		framePool.Put(&b)
+	}
 }
