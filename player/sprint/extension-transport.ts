@@ -1,49 +1,19 @@
 /**
  * TrainTransport over the Sprint extension's sockets (paper §IV-B1: a train's
- * requests pipelined on a connection Sprint controls).
- * The page side of the session protocol in ./extension/protocol.ts: each
- * `request` is one message on the private port to the content script; the
- * service worker writes it on its origin's connection behind those in flight
- * and streams the response back (head, pieces with the socket host's receive
- * time, end or error), in request order per origin.
+ * requests pipelined on a connection Sprint controls): the page side of the
+ * session protocol in ./extension/protocol.ts. Each `request` is one message
+ * on the private port; the extension writes it on its origin's connection
+ * behind those in flight and streams the response back in request order.
  *
  *   const found = await detectExtension(1500);
  *   if (found.ok) scheduler.use(found.transport); else console.log(found.reason);
  *
- * Failures: `onError(reason, retryable)`. Retryable means the connection (or
- * the extension's service worker) went away before the response was complete;
- * body bytes already passed to `onData` for that request must be discarded.
- * The worker re-issues on its own the requests that had delivered nothing yet.
- * The reason is "code: text" (describeRequestError in extension/protocol.ts):
- * for a response the page may not read and for every network failure
- * (`unreachable`) the extension sends only the code's fixed text and keeps the
- * detail in its service worker's log; these fail non-retryable, and the data
- * plane falls back to stock loading after consecutive failures
- * (sprint-data-plane.ts), as for any failed request. One code ends the
- * transport: `origin-unreachable`, which the worker sends when a lane's
- * connections stalled twice in a row (extension/src/worker/origin-lane.ts).
- * The transport then becomes `unavailable` (its session closed, everything
- * pending or held failing non-retryable), so the player falls back exactly as
- * when the socket host dies, instead of feeding more requests to the lane.
- *
- * Service worker restarts: when the session's port closes (the browser stopped
- * the worker, or the extension was reloaded), every pending request fails
- * retryable, the transport says hello again (a bounded number of times) and
- * holds new requests until the new session is welcomed; if no session can be
- * had, state becomes `unavailable` and the held requests fail non-retryable,
- * so the player falls back to Sprint-x or stock.
- *
- * Back-pressure: after the `data` messages of a task have been handed to the
- * sinks, the transport reports the session's cumulative body bytes
- * (`consumed`); the extension stops acknowledging the socket host while the
- * page is more than LIMITS.maxUnconsumedBytes behind, so a page that stops
- * running its message loop stops the download instead of piling it up.
- *
+ * Failures are `onError(reason, retryable)`; a session that ends is said
+ * hello to again a bounded number of times, else the transport becomes
+ * `unavailable` and the player falls back. The page reports the body bytes it
+ * consumed, so a page that stops reading stops the download (back-pressure).
+ * The whole contract: docs/design/08-extension-transport.md.
  * Browser code: DOM APIs only, no Node.
- *
- * Size (445 lines): the page side of one session: requests, queries, back-
- * pressure and reconnection share the session's port and pending list; the
- * handshake and the protocol are in extension/.
  */
 import { openSession, type SessionOpen } from './extension/handshake';
 import {

@@ -1,69 +1,22 @@
+// size: one state machine: a request's life (issue, bytes, end, failure, re-issue, abort), its train and the
+// in-order release share per-type state that must change together in one event turn; its split by concern is planned.
 /**
  * The `sprint` data plane (paper §IV-B1, sized by §IV-A Program 1).
  *
  * Segment requests are pipelined in *trains*: from the moment downloading
  * resumes, dash.js is made to issue its next request as soon as the
- * outstanding window has room (scheduler-hook.ts). The window counts bytes
- * (src/model/outstanding-window.ts): fewer than 2 requests outstanding, or
- * their unreceived bytes below the window (two fair BDPs unless the page
- * sets `sprintWindowBdps`) plus the response arriving. It is checked again
- * as each response's bytes arrive, not only when one completes, so the next
- * request reaches the server while the response ahead of it is still being
- * sent, whatever the segment size. Its ABR picks
- * every segment's bitrate at the moment that segment is requested and the
- * bitrate can change inside a train without draining it. Requests travel on
- * a TrainTransport: the extension's sockets (HTTP/1.1 pipelining on one
- * connection) or, where the browser multiplexes itself, fetch.
- *
- * A train is held to the chunk size of the current estimates (it is
- * retargeted as they change) and, while unspent, lifts dash.js's buffer
- * target so the minimum train is requested even past it (§IV-B1); the
- * lift ends with the train, and dash.js's own target applies again —
- * unless the restart reserve (src/train/restart-reserve.ts) asks for more
- * buffer than dash.js's own resume level: then downloading resumes once the
- * buffer falls below the reserve (the lift is the reserve plus a segment).
- * Each train after a pause samples the restart: the video it delivers, from
- * its first request until the media delivered catches up with the time
- * elapsed; while that lasts, audio riding the connection is ordered on the
- * rate the restart delivers (src/train/audio-order.ts).
- *
- * Trains are video: it is nearly all of the bytes. On a one-connection
- * transport (the extension's sockets; fetch sharing dash.js's HTTP/2 or
- * HTTP/3 connection) audio rides too (sprintAudio 'train', the default), so
- * the player is one flow at the bottleneck; its requests are not part of the
- * train's books but count in the window and the wire timing, and video
- * requests wait for audio's in presentation order (src/train/audio-order.ts:
- * without that order audio queued behind whole video windows and stalled
- * playback with 40 s of video buffered, 9 rebuffers in 150 s on the 3 Mbit/s
- * testbed). Audio is pipelined as well, up to the video asked for and
- * within the connection's window: with one audio request at a time, a round
- * trip near the segment duration held the whole player to one segment per
- * round trip (audio-order.ts). Elsewhere, and with sprintAudio 'own', audio
- * stays on dash.js's own loader and its transfers are recorded like stock's.
- *
- * Responses reach dash.js strictly in request order and one append at a
- * time (the next completion is released when dash.js has appended the
- * previous one). A bitrate switch keeps the window full where dash.js's
- * switch preparation has nothing to do (quality-switch-hook.ts: the new
- * init segment is requested at once and appended after the old segments);
- * any other switch takes dash.js's path — wait for loading requests, then
- * empty the append queue — which, with one append at a time, never drops a
- * loaded segment.
- * Each response is handed over with the wire timing its bytes had, so
- * dash.js's throughput estimate stays true.
- *
- * Faults are visible and lose nothing: a request whose connection went away
- * before any of its body arrived is re-issued (the transport says when that
- * is safe); one cut after some body, or failing for good, is failed back to
- * dash.js, whose own retry policy and the segment rescue take over.
- *
- * Size (about 1200 lines): one state machine: a request's life (issue, bytes, end,
- * failure, re-issue, abort), the train it belongs to and the in-order release
- * share per-type state that must change together within one event turn. What
- * stands alone is split out: estimates (../estimates/estimate-hub.ts), the
- * hand-off to dash.js (segment-handoff.ts), the train policy
- * (src/train/train-policy.ts), the window (src/model/outstanding-window.ts),
- * the dash.js hooks (../dash/).
+ * outstanding window (src/model/outstanding-window.ts) has room, until a
+ * chunk's worth has been requested; dash.js's ABR still picks every
+ * segment's bitrate when it is requested. Requests travel on a
+ * TrainTransport: the extension's sockets or the page's fetch over HTTP/2.
+ * Audio rides the same connection in presentation order where the transport
+ * is one connection (src/train/audio-order.ts). Responses reach dash.js in
+ * request order, one append at a time, with the wire timing their bytes had.
+ * A train after a pause samples the restart (src/train/restart-reserve.ts).
+ * Faults lose nothing: a request whose connection went away before any body
+ * arrived is re-issued; anything else fails back to dash.js and the rescue.
+ * The rules and why: docs/design/01-trains-and-window.md, 02-restart-reserve.md,
+ * 03-audio-order.md, 06-rescue.md and 09-sprint-data-plane.md.
  */
 import { parseRange } from '../../src/sprintx/range-plan';
 import {
@@ -389,12 +342,9 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   /**
    * Media seconds asked for and not yet in the buffer: the requests in
    * flight and the response handed to dash.js whose append is not reported
-   * yet. (Without the latter, for the few milliseconds of an append a
-   * segment counted nowhere: on the testbed at BW-100 a restart's first
-   * video segment arrived 19.3 s in, the ABR switched down at once, and the
-   * audio order, seeing video no longer ahead of audio, let the next video
-   * request go 12 ms after it, ahead of audio's; audio's buffer ran out
-   * behind it — README, "Restarts, measured".)
+   * yet. Without the latter a segment counted nowhere for the milliseconds
+   * of its append, and the audio order let video go ahead of audio's
+   * request (docs/design/03-audio-order.md).
    */
   private inFlightSec(t: TypeState): number {
     return t.queue.reduce((a, e) => a + (e.state === 'aborted' ? 0 : e.mediaSec), t.awaitingAppend?.mediaSec ?? 0);
@@ -683,13 +633,9 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
    * still arriving included; before its first arrival no more than the
    * restart rate the reserve plans on (RestartRun.deliveringBitsPerSec in
    * src/train/restart-reserve.ts); else the bandwidth estimate; NaN when
-   * none is known. (Taking the restart rate only while the first segment
-   * was in flight let video requests go ahead of audio's later in the
-   * restart: over 20 minutes at BW-100 audio's next segment, asked for
-   * 0.4 s after the third video segment, queued behind it and arrived
-   * 12.6 s later, after audio's buffer ran out. Taking the planned rate
-   * until the first arrival, however long that took, did the same once
-   * more: see RestartRun.deliveringBitsPerSec.)
+   * none is known. A rate taken only for the first segment, or the plan's
+   * until the first arrival, let video go ahead of audio later in a restart
+   * (docs/design/03-audio-order.md).
    */
   private videoRateRatio(t: TypeState): number {
     const bitrate = t.lastBitrate;

@@ -15,22 +15,18 @@
  * (a seek) cancels it too, and the next transfer starts at once.
  *
  * Minimum chunk on resume (§IV-B1): the transfer runs to its full size even
- * when dash.js stops asking because its buffer reached the target; the bytes
- * wait here (at most one chunk) and are handed over, with their real wire
- * timing, when dash.js resumes. Nothing is appended behind dash.js's back.
+ * when dash.js stops asking; the bytes wait here (at most one chunk) and are
+ * handed over, with their wire timing, when dash.js resumes.
  *
- * Audio is dash.js's, one request per segment, unless `sprintxAudioSec`
- * asks for expanded audio requests of that much media time (one rung: never
- * cancelled by a switch; never sized by the chunk model).
+ * Audio is dash.js's unless `sprintxAudioSec` asks for expanded audio
+ * requests (one rung, never cancelled by a switch or sized by the model).
+ * Estimates: RTT from the probes (the `rttProbes` option), bandwidth from the
+ * expanded transfers' wire timing (docs/design/05-throughput-estimates.md).
  *
- * Estimates: RTT from one-byte probes about once a second; bandwidth from
- * the expanded video transfers' wire timing (EWMA that weighs small samples less).
- *
- * Failures are visible and lose nothing: a broken or truncated transfer
- * fails its waiting segments back to dash.js, whose own retry re-requests
- * them (and Sprint-x opens a new transfer); a server that stops honouring
- * Range, or repeated failures, switch the player to stock dash.js loading
- * with the reason in stats.
+ * Failures lose nothing: a broken transfer fails its waiting segments back
+ * to dash.js, whose retry re-requests them; a refused range, a server that
+ * stops honouring Range, or repeated failures switch to stock loading with
+ * the reason in stats.
  */
 import { parseRange, planExpandedRange, rangeLength, type ByteRange } from '../../src/sprintx/range-plan';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
