@@ -97,7 +97,9 @@ suite(`Firefox ESR over HTTP/1.1${installed ? '' : ` (${skipMessage})`}`, () => 
   it('sprint-x downloads in expanded ranges of at least the chunk size, fewer than segments', async () => {
     const from = stack.origin.records().length;
     await stack.page.goto(demoUrl(stack.origin, { layout: 'unchunked', mode: 'sprint-x' }));
-    await waitForPlayback(stack.page, 12, 90_000);
+    // 20 s, as in Chromium (sprintx.test.ts): while the ABR climbs with little buffer its switches cancel
+    // expanded requests (5 and 7 in the first 12 s of two runs), so earlier there are about as many requests as segments.
+    await waitForPlayback(stack.page, 20, 90_000);
     const s = await waitForStats(
       stack.page,
       'an expanded transfer that ended',
@@ -110,7 +112,7 @@ suite(`Firefox ESR over HTTP/1.1${installed ? '' : ` (${skipMessage})`}`, () => 
     );
     const video = mediaRecords({ records: () => records }).filter((r) => !AUDIO.test(r.url) && r.status === 206 && !isProbe(r));
     process.stderr.write(
-      `  video requests (conn: body bytes sent/expected): ${video.map((r) => `${r.conn}: ${r.bytes}/${r.bodyBytesExpected}${r.error ? ` ${r.error}` : ''}`).join(', ')}; cancellations=${s.counters['sprintx.cancellations'] ?? 0}\n`,
+      `  video requests (conn: body bytes sent/expected): ${video.map((r) => `${r.conn}: ${r.bytes}/${r.bodyBytesExpected}${r.error ? ` ${r.error}` : ''}`).join(', ')}; cancellations=${s.counters['sprintx.cancellations'] ?? 0}\n  held switches (from>to: why): ${s.deferredSwitches.map((d) => `${d.fromRepresentationId}>${d.toRepresentationId}: ${d.why}`).join(', ')}\n`,
     );
     expect(s.mode).toBe('sprint-x');
     expect(s.playback.errors).toEqual([]);
