@@ -8,6 +8,7 @@
  * What differs from Chromium is in docs/firefox.md.
  */
 import type { H2Origin } from '../../demo/server/h2-origin';
+import type { SprintStats } from '../../player/stats/types';
 import type { AccessRecord } from '../../demo/server/origin';
 import { FIREFOX, firefoxInstalled, startFirefoxH2Stack, startFirefoxStack } from './support/firefox';
 import { demoUrl, mediaRecords, overlapping, rangeBytes, waitForPlayback, waitForStats, type Stack } from './support/playback';
@@ -17,6 +18,19 @@ const RATE = 8e6;
 const AUDIO = /(rep|chunk|init)-5\b/;
 /** The RTT probes (`bytes=0-0`) and the Sprint-x check's Range probe (`bytes=0-1`). */
 const isProbe = (r: { range: string | null }): boolean => r.range === 'bytes=0-0' || r.range === 'bytes=0-1';
+
+/** Video buffer, bitrate and dash.js's throughput estimate every ~2 s of the player's samples (for the test's log). */
+function playbackTrace(s: SprintStats): string {
+  const t0 = s.samples[0]?.atMs ?? 0;
+  const k = (b: number | null): string => (b === null ? '-' : `${Math.round(b / 1000)}k`);
+  return s.samples
+    .filter((_, i) => i % 2 === 0)
+    .map(
+      (x) =>
+        `${((x.atMs - t0) / 1000).toFixed(0)}s buf ${x.videoBufferSec.toFixed(1)} rate ${k(x.videoBitrate)} thr ${k(x.dashThroughputBitsPerSec)}`,
+    )
+    .join('; ');
+}
 
 /** Per connection: the requests it carried, probes apart from the rest (for the test's log and docs/firefox.md). */
 function connSummary(records: readonly AccessRecord[]): string {
@@ -112,7 +126,7 @@ suite(`Firefox ESR over HTTP/1.1${installed ? '' : ` (${skipMessage})`}`, () => 
     );
     const video = mediaRecords({ records: () => records }).filter((r) => !AUDIO.test(r.url) && r.status === 206 && !isProbe(r));
     process.stderr.write(
-      `  video requests (conn: body bytes sent/expected): ${video.map((r) => `${r.conn}: ${r.bytes}/${r.bodyBytesExpected}${r.error ? ` ${r.error}` : ''}`).join(', ')}; cancellations=${s.counters['sprintx.cancellations'] ?? 0}\n  held switches (from>to: why): ${s.deferredSwitches.map((d) => `${d.fromRepresentationId}>${d.toRepresentationId}: ${d.why}`).join(', ')}\n`,
+      `  video requests (conn: body bytes sent/expected): ${video.map((r) => `${r.conn}: ${r.bytes}/${r.bodyBytesExpected}${r.error ? ` ${r.error}` : ''}`).join(', ')}; cancellations=${s.counters['sprintx.cancellations'] ?? 0}\n  held switches (from>to: why): ${s.deferredSwitches.map((d) => `${d.fromRepresentationId}>${d.toRepresentationId}: ${d.why}`).join(', ')}\n  ${playbackTrace(s)}\n`,
     );
     expect(s.mode).toBe('sprint-x');
     expect(s.playback.errors).toEqual([]);
