@@ -1,5 +1,5 @@
 // Jest projects: `bench` (benchmarks that print figures; `npm run bench`, not part of `npm test`), `unit` (pure src/ logic, the origin server over loopback, the
-// content tools) and `e2e` (headless Chromium via puppeteer-core against the
+// content tools) and `e2e` (headless Chromium, and Firefox ESR for the page-only modes, via puppeteer-core against the
 // demo origin). `npm test` runs the e2e project with --runInBand: two cores, one browser at a time.
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }];
 module.exports = {

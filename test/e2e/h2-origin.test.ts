@@ -41,6 +41,7 @@ import { startOrigin, type Origin } from '../../demo/server/origin';
 import {
   demoUrl,
   mediaRecords,
+  overlapping,
   startH2Stack,
   stats,
   switchVideoByHand,
@@ -62,14 +63,6 @@ async function waitForRecords<T>(what: string, find: () => T[]): Promise<T[]> {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} in the origin's log`);
     await new Promise((r) => setTimeout(r, 250));
   }
-}
-
-/** How many requests arrived before the previous one's response had ended (arrival order). */
-function overlapping(records: ReadonlyArray<{ arrival: number; end: number }>): number {
-  const sorted = [...records].sort((a, b) => a.arrival - b.arrival);
-  let n = 0;
-  for (let i = 1; i < sorted.length; i++) if ((sorted[i]?.arrival as number) < (sorted[i - 1]?.end as number)) n += 1;
-  return n;
 }
 
 /** Per connection: how many streams carried the page, the manifest, video and audio (for the test's log). */

@@ -11,6 +11,7 @@ import {
   heardAndRecorded,
   heardEvents,
   mediaRecords,
+  rangeBytes,
   startStack,
   stats,
   waitForPlayback,
@@ -18,11 +19,6 @@ import {
   type Stack,
 } from './support/playback';
 import type { AccessRecord } from '../../demo/server/origin';
-
-function rangeBytes(r: AccessRecord): number {
-  const m = /^bytes=(\d+)-(\d+)$/.exec(r.range ?? '');
-  return m ? Number(m[2]) - Number(m[1]) + 1 : NaN;
-}
 
 describe('sprint-x on unchunked content', () => {
   let stack: Stack;

@@ -1,9 +1,9 @@
 /**
- * Headless Debian Chromium for end-to-end tests, driven by puppeteer-core.
- * Flags are the ones measured to work on this machine
- * (docs/browser-facts.md); every launch gets a fresh profile
- * directory that `close()` removes, and the browser process is killed by PID
- * if it does not exit.
+ * Headless browsers for end-to-end tests, driven by puppeteer-core: Debian
+ * Chromium here (flags measured to work on this machine,
+ * docs/browser-facts.md), Firefox ESR in firefox.ts. Every launch gets a
+ * fresh profile directory that `close()` removes, and the browser process is
+ * killed by PID if it does not exit.
  */
 import { existsSync, mkdtempSync, rmSync } from 'fs';
 import { homedir, tmpdir } from 'os';
@@ -38,23 +38,45 @@ export interface LaunchBrowserOptions {
 const CRASH_DIR = join(homedir(), '.config', 'chromium', 'Crash Reports');
 
 export async function launchBrowser(extraArgs: string[] = [], options: LaunchBrowserOptions = {}): Promise<TestBrowser> {
-  const profileDir = mkdtempSync(join(tmpdir(), 'sprint-chromium-'));
   const crashDirExisted = existsSync(CRASH_DIR);
+  return launchWithProfile(
+    'sprint-chromium-',
+    (profileDir) => {
+      options.prepareProfile?.(profileDir);
+      return puppeteer.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        pipe: true,
+        args: [...CHROMIUM_FLAGS, `--user-data-dir=${profileDir}`, ...spkiTrustFlags(options.spkiList ?? []), ...extraArgs],
+        enableExtensions: options.extensions ?? false,
+        env: { ...process.env, ...(options.env ?? {}) } as Record<string, string>,
+      });
+    },
+    () => {
+      if (!crashDirExisted) rmSync(CRASH_DIR, { recursive: true, force: true });
+    },
+  );
+}
+
+/**
+ * The launch wrapper both browsers share: `launch` starts the browser on a
+ * fresh profile directory (named `prefix`...); the result collects the
+ * console of its pages, and `close()` closes the browser (5 s at most), kills
+ * its process by PID, removes the profile and runs `cleanup`.
+ */
+export async function launchWithProfile(
+  prefix: string,
+  launch: (profileDir: string) => Promise<Browser>,
+  cleanup: () => void = () => {},
+): Promise<TestBrowser> {
+  const profileDir = mkdtempSync(join(tmpdir(), prefix));
   const cleanupFiles = (): void => {
     rmSync(profileDir, { recursive: true, force: true });
-    if (!crashDirExisted) rmSync(CRASH_DIR, { recursive: true, force: true });
+    cleanup();
   };
   let browser: Browser;
   try {
-    options.prepareProfile?.(profileDir);
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      pipe: true,
-      args: [...CHROMIUM_FLAGS, `--user-data-dir=${profileDir}`, ...spkiTrustFlags(options.spkiList ?? []), ...extraArgs],
-      enableExtensions: options.extensions ?? false,
-      env: { ...process.env, ...(options.env ?? {}) } as Record<string, string>,
-    });
+    browser = await launch(profileDir);
   } catch (e) {
     cleanupFiles();
     throw e;

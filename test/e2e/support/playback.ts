@@ -46,7 +46,8 @@ export async function startH2Stack(originOptions: H2OriginOptions = {}): Promise
   );
 }
 
-async function startStackWith<O extends Origin>(
+/** An origin started by `start` (its access log in the stack's directory) and a browser from `launch`. */
+export async function startStackWith<O extends Origin>(
   start: (logFile: string) => Promise<O>,
   launch: (origin: O) => Promise<TestBrowser>,
 ): Promise<Stack<O>> {
@@ -179,6 +180,20 @@ export function mediaRecords<R extends AccessRecord>(origin: { records(): readon
     .filter(
       (r): r is R & { url: string } => r.url !== null && r.url.startsWith('/media/') && !r.url.endsWith('.mpd') && r.method === 'GET',
     );
+}
+
+/** How many requests arrived before the previous one's response had ended (arrival order). */
+export function overlapping(records: ReadonlyArray<{ arrival: number; end: number }>): number {
+  const sorted = [...records].sort((a, b) => a.arrival - b.arrival);
+  let n = 0;
+  for (let i = 1; i < sorted.length; i++) if ((sorted[i]?.arrival as number) < (sorted[i - 1]?.end as number)) n += 1;
+  return n;
+}
+
+/** The length of a record's `bytes=a-b` Range, or NaN. */
+export function rangeBytes(r: AccessRecord): number {
+  const m = /^bytes=(\d+)-(\d+)$/.exec(r.range ?? '');
+  return m ? Number(m[2]) - Number(m[1]) + 1 : NaN;
 }
 
 /** Switches video to representation `index` by hand on the demo page's player (dash.js's automatic switching off for video). */
