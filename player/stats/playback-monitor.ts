@@ -7,17 +7,14 @@
 import { bufferLength } from '../dash/buffer-level';
 import type { MediaPlayerClass } from 'dashjs';
 import { BoundedLog } from './bounded-log';
+import { StallClock } from './stall-clock';
 import type { PlaybackSample, PlaybackStats } from './types';
 
 const SAMPLE_INTERVAL_MS = 1000;
 const MAX_SAMPLES = 7200; // two hours at one sample a second
 
 export class PlaybackMonitor {
-  private readonly createdMs = Date.now();
-  private startupDelayMs: number | null = null;
-  private stallStartMs: number | null = null;
-  private rebufferCount = 0;
-  private rebufferMs = 0;
+  private readonly stalls: StallClock;
   private bitrateSwitches = 0;
   private readonly errors: string[] = [];
   private errorCount = 0;
@@ -30,8 +27,9 @@ export class PlaybackMonitor {
     private readonly dash: MediaPlayerClass,
     private readonly dashEvents: { QUALITY_CHANGE_RENDERED: string; ERROR: string; PLAYBACK_ERROR?: string },
   ) {
-    this.listen('playing', () => this.onPlaying());
-    this.listen('waiting', () => this.onWaiting());
+    this.stalls = new StallClock(video);
+    this.listen('playing', () => this.stalls.playing());
+    this.listen('waiting', () => this.stalls.waiting());
     this.dash.on(this.dashEvents.QUALITY_CHANGE_RENDERED, this.onQualityRendered, this);
     this.dash.on(this.dashEvents.ERROR, this.onError, this);
     this.timer = setInterval(() => this.samples.push(this.sample()), SAMPLE_INTERVAL_MS);
@@ -41,25 +39,6 @@ export class PlaybackMonitor {
     const listener: EventListener = () => fn();
     this.video.addEventListener(type, listener);
     this.listeners.push([type, listener]);
-  }
-
-  private onPlaying(): void {
-    const now = Date.now();
-    if (this.startupDelayMs === null) this.startupDelayMs = now - this.createdMs;
-    if (this.stallStartMs !== null) {
-      this.rebufferMs += now - this.stallStartMs;
-      this.stallStartMs = null;
-    }
-  }
-
-  private onWaiting(): void {
-    // Waiting before the first frame is startup, and waiting during a seek is
-    // the user's doing: neither is a rebuffer.
-    if (this.startupDelayMs === null || this.video.seeking || this.video.ended) return;
-    if (this.stallStartMs === null) {
-      this.stallStartMs = Date.now();
-      this.rebufferCount += 1;
-    }
   }
 
   private onQualityRendered(e: { mediaType?: string }): void {
@@ -110,10 +89,7 @@ export class PlaybackMonitor {
       audioBufferSec: s.audioBufferSec,
       videoBitrate: s.videoBitrate,
       dashThroughputBitsPerSec: s.dashThroughputBitsPerSec,
-      startupDelayMs: this.startupDelayMs,
-      rebufferCount: this.rebufferCount,
-      rebufferMs: this.rebufferMs + (this.stallStartMs === null ? 0 : now - this.stallStartMs),
-      stallStartMs: this.stallStartMs,
+      ...this.stalls.figures(now),
       bitrateSwitches: this.bitrateSwitches,
       ended: this.video.ended,
       errors: this.errors.slice(),

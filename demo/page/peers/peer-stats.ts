@@ -3,10 +3,11 @@
  * record types of player/stats/types.ts, so the A/B harness reads a peer exactly as it reads
  * stock dash.js and Sprint. Each peer's adapter feeds this one recorder from its player's own
  * API (request hooks and events); playback (startup, stalls, buffer) comes from the <video>
- * element by the same rule as player/stats/playback-monitor.ts, so stalls count alike for all.
+ * element by player/stats/stall-clock.ts, as for our player, so stalls count alike for all.
  * A peer makes one wire transfer per segment request, as stock dash.js does.
  */
 import { BoundedLog } from '../../../player/stats/bounded-log';
+import { StallClock } from '../../../player/stats/stall-clock';
 import type { EstimateStats, PlaybackStats, SegmentRecord, SprintStats, TransferRecord } from '../../../player/stats/types';
 
 /** Records kept per log (segments, transfers): hours of 4 s segments. */
@@ -55,15 +56,11 @@ export function bufferedAhead(ranges: TimeRanges | null | undefined, t: number):
 }
 
 export class PeerRecorder {
-  private readonly createdMs = Date.now();
+  private readonly stalls: StallClock;
   private readonly segments = new BoundedLog<SegmentRecord>(MAX_RECORDS);
   private readonly transfers = new BoundedLog<PeerStats['transfers'][number]>(MAX_RECORDS);
   private readonly open = new Map<number, Open>();
   private nextId = 1;
-  private startupDelayMs: number | null = null;
-  private stallStartMs: number | null = null;
-  private rebufferCount = 0;
-  private rebufferMs = 0;
   private bitrateSwitches = 0;
   private lastVideoBitrate: number | null = null;
   private readonly errors: string[] = [];
@@ -79,26 +76,9 @@ export class PeerRecorder {
     private readonly reason: string,
     private readonly state: () => PeerState,
   ) {
-    video.addEventListener('playing', () => this.onPlaying());
-    video.addEventListener('waiting', () => this.onWaiting());
-  }
-
-  private onPlaying(): void {
-    const now = Date.now();
-    if (this.startupDelayMs === null) this.startupDelayMs = now - this.createdMs;
-    if (this.stallStartMs !== null) {
-      this.rebufferMs += now - this.stallStartMs;
-      this.stallStartMs = null;
-    }
-  }
-
-  private onWaiting(): void {
-    // As playback-monitor.ts: waiting before the first frame is startup, during a seek the user's.
-    if (this.startupDelayMs === null || this.video.seeking || this.video.ended) return;
-    if (this.stallStartMs === null) {
-      this.stallStartMs = Date.now();
-      this.rebufferCount += 1;
-    }
+    this.stalls = new StallClock(video);
+    video.addEventListener('playing', () => this.stalls.playing());
+    video.addEventListener('waiting', () => this.stalls.waiting());
   }
 
   /** A segment request went out; returns its transfer id. */
@@ -175,10 +155,7 @@ export class PeerRecorder {
       audioBufferSec: s.audioBufferSec,
       videoBitrate: s.videoBitrate,
       dashThroughputBitsPerSec: s.bandwidthBitsPerSec,
-      startupDelayMs: this.startupDelayMs,
-      rebufferCount: this.rebufferCount,
-      rebufferMs: this.rebufferMs + (this.stallStartMs === null ? 0 : now - this.stallStartMs),
-      stallStartMs: this.stallStartMs,
+      ...this.stalls.figures(now),
       bitrateSwitches: this.bitrateSwitches,
       ended: this.video.ended,
       errors: this.errors.slice(),
