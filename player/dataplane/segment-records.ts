@@ -139,6 +139,22 @@ export class DashFragmentRecorder {
     else this.carried.delete(request);
   }
 
+  /**
+   * Offers a load to the data plane's `take` and notes who answers it: the data plane, or dash.js's own
+   * loader when `take` hands it on through the `handOn` it is given.
+   */
+  takeLoad(request: object | null | undefined, passOn: (() => void) | undefined, take: (handOn?: () => void) => boolean): boolean {
+    const handOn = passOn
+      ? (): void => {
+          this.noteLoad(request, false);
+          passOn();
+        }
+      : undefined;
+    const taken = take(handOn);
+    this.noteLoad(request, taken);
+    return taken;
+  }
+
   destroy(): void {
     if (!this.ctx) return;
     const ev = this.ctx.dashjs.MediaPlayer.events;

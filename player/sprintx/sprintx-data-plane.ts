@@ -163,16 +163,7 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
       this.holds?.onMediaRequest(nowMs());
       if (typeof fr.duration === 'number' && fr.duration > 0) this.segmentDurationSec = fr.duration;
     }
-    // handed on, dash.js's own load of it is recorded as any load dash.js makes
-    const handOn = passOn
-      ? (): void => {
-          this.dashLoads.noteLoad(req.customData.request, false);
-          passOn();
-        }
-      : undefined;
-    const taken = this.take(req, resp, handOn);
-    this.dashLoads.noteLoad(req.customData.request, taken);
-    return taken;
+    return this.dashLoads.takeLoad(req.customData.request, passOn, (handOn) => this.take(req, resp, handOn));
   }
 
   private take(req: LoaderRequest, resp: LoaderResponse, passOn?: () => void): boolean {
