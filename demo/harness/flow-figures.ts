@@ -7,7 +7,10 @@
 // left the server back to back) and where in them the drops fell; the ACK
 // stream as the sender got it (spacing, bytes per ACK, stretch and duplicate
 // ACKs, SACK) and the receive window it advertised, scaled by the window
-// scale of its SYN. Pure: packets in, figures out (`sprint flows` prints them).
+// scale of its SYN; how soon the receiver ACKed data after it came out of the
+// queue; and, across connections, the queue's overflow events (drops of any
+// connection within one RTT) and which connections lost in each. Pure:
+// packets in, figures out (`sprint flows` prints them).
 
 import { TCP_ACK, TCP_FIN, TCP_RST, TCP_SYN, TcpPacket } from '../testbed/pcap';
 
@@ -67,6 +70,8 @@ export interface FlowFigures {
     readonly duplicate: number;
     /** ACKs carrying SACK blocks. */
     readonly sack: number;
+    /** Time from the last data segment out of the queue to the receiver's next ACK, seconds: the receiver's promptness. */
+    readonly delayS: Spread | null;
   };
   readonly receiveWindow: {
     /** The receiver's window scale from its SYN (null: no SYN in the capture, windows unscaled). */
@@ -74,6 +79,25 @@ export interface FlowFigures {
     /** Advertised window, bytes. */
     readonly bytes: Spread | null;
   };
+  /** The queue's overflow events in the window (see `overflowEvents`) this connection lost a segment in. */
+  readonly overflow: {
+    /** Events it lost in. */
+    readonly lostIn: number;
+    /** Events only it lost in. */
+    readonly lostAlone: number;
+  };
+}
+
+/** The queue's overflow events over all connections. */
+export interface OverflowEvents {
+  /** Groups of drops (any connection) each within `spanS` of the group's first drop. */
+  readonly events: number;
+  readonly spanS: number;
+}
+
+export interface FlowFiguresResult {
+  readonly flows: FlowFigures[];
+  readonly overflow: OverflowEvents;
 }
 
 export interface FlowFiguresOptions {
@@ -157,17 +181,52 @@ function connections(server: readonly TcpPacket[], client: readonly TcpPacket[])
   return out;
 }
 
-/** The figures of every connection that sent data in the window, most bytes first. */
-export function flowFigures(server: readonly TcpPacket[], client: readonly TcpPacket[], options: FlowFiguresOptions = {}): FlowFigures[] {
-  const out: FlowFigures[] = [];
+/** Overflow events group drops that fall within this of the event's first when no connection has an RTT (seconds). */
+export const DEFAULT_EVENT_SPAN_S = 0.1;
+
+/**
+ * The figures of every connection that sent data in the window, most bytes
+ * first, and the queue's overflow events: drops of any connection grouped
+ * into events one RTT long (the longest connection RTT), so that each
+ * connection's share of the events it lost in, and lost in alone, shows
+ * which flow the full queue keeps hitting.
+ */
+export function flowFigures(
+  server: readonly TcpPacket[],
+  client: readonly TcpPacket[],
+  options: FlowFiguresOptions = {},
+): FlowFiguresResult {
+  const measured: Array<{ figures: Omit<FlowFigures, 'overflow'>; dropTimes: number[] }> = [];
   for (const c of connections(server, client)) {
-    const f = connectionFigures(c, options);
-    if (f.segmentsBefore > 0 || f.segmentsAfter > 0) out.push(f);
+    const m = connectionFigures(c, options);
+    if (m.figures.segmentsBefore > 0 || m.figures.segmentsAfter > 0) measured.push(m);
   }
-  return out.sort((a, b) => b.bytesBefore - a.bytesBefore || a.key.localeCompare(b.key));
+  const rtts = measured.map((m) => m.figures.rttS).filter((r): r is number => r !== null);
+  const spanS = rtts.length > 0 ? Math.max(...rtts) : DEFAULT_EVENT_SPAN_S;
+  const drops = measured.flatMap((m, flow) => m.dropTimes.map((t) => ({ t, flow }))).sort((a, b) => a.t - b.t);
+  const events: Array<Set<number>> = [];
+  let eventStart = -Infinity;
+  for (const d of drops) {
+    if (d.t - eventStart > spanS) {
+      events.push(new Set());
+      eventStart = d.t;
+    }
+    (events[events.length - 1] as Set<number>).add(d.flow);
+  }
+  const flows = measured.map((m, flow) => ({
+    ...m.figures,
+    overflow: {
+      lostIn: events.filter((e) => e.has(flow)).length,
+      lostAlone: events.filter((e) => e.size === 1 && e.has(flow)).length,
+    },
+  }));
+  return {
+    flows: flows.sort((a, b) => b.bytesBefore - a.bytesBefore || a.key.localeCompare(b.key)),
+    overflow: { events: events.length, spanS },
+  };
 }
 
-function connectionFigures(c: Conn, options: FlowFiguresOptions): FlowFigures {
+function connectionFigures(c: Conn, options: FlowFiguresOptions): { figures: Omit<FlowFigures, 'overflow'>; dropTimes: number[] } {
   const inWindow = (t: number): boolean => !options.window || (t >= options.window.fromS && t < options.window.toS);
   const gap = options.burstGapS ?? DEFAULT_BURST_GAP_S;
   const fromServer = (p: TcpPacket): boolean => p.src === c.serverAddr && p.srcPort === c.serverPort;
@@ -283,6 +342,8 @@ function connectionFigures(c: Conn, options: FlowFiguresOptions): FlowFigures {
   let duplicate = 0;
   let sack = 0;
   let ackCount = 0;
+  let lastDataT: number | null = null;
+  const delays: number[] = [];
   const windows: number[] = [];
   const clientSyn = all.find((p) => !fromServer(p) && (p.flags & (TCP_SYN | TCP_ACK)) === TCP_SYN);
   const scaled = clientSyn !== undefined && clientSyn.wscale !== undefined && synAck?.wscale !== undefined;
@@ -290,11 +351,14 @@ function connectionFigures(c: Conn, options: FlowFiguresOptions): FlowFigures {
   for (const x of afterAll) {
     if (x.data) {
       sentEnd = Math.max(sentEnd, x.seq + x.p.payload);
+      lastDataT = x.p.t;
       continue;
     }
     if (x.ack === null || (x.p.flags & (TCP_SYN | TCP_RST)) !== 0) continue;
     if (inWindow(x.p.t)) {
       ackCount++;
+      if (lastDataT !== null) delays.push(x.p.t - lastDataT);
+      lastDataT = null;
       windows.push(x.p.window * 2 ** (scale ?? 0));
       if (x.p.sack && x.p.sack.length > 0) sack++;
       if (prevAck) {
@@ -311,7 +375,7 @@ function connectionFigures(c: Conn, options: FlowFiguresOptions): FlowFigures {
   }
 
   const windowBefore = before.filter((s) => inWindow(s.t));
-  return {
+  const figures = {
     key: `${endpoint(c.serverAddr, c.serverPort)}-${endpoint(c.clientAddr, c.clientPort)}`,
     serverAddr: c.serverAddr,
     serverPort: c.serverPort,
@@ -333,7 +397,8 @@ function connectionFigures(c: Conn, options: FlowFiguresOptions): FlowFigures {
       dropsFromEnd: fromEnd,
       dropPosition: spread(positions),
     },
-    acks: { count: ackCount, spacingS: spread(spacing), bytesPerAck: spread(perAck), stretch, duplicate, sack },
+    acks: { count: ackCount, spacingS: spread(spacing), bytesPerAck: spread(perAck), stretch, duplicate, sack, delayS: spread(delays) },
     receiveWindow: { scale, bytes: spread(windows) },
   };
+  return { figures, dropTimes: dropsInWindow.map((i) => (before[i] as { t: number }).t) };
 }

@@ -42,6 +42,10 @@ over the measured window of the run's summary.json:
              the bursts that lost a segment, and where the drops were in them
   acks       ACKs at the router: spacing, bytes per advancing ACK, stretch ACKs
              (more than ${STRETCH_SEGMENTS} segments), duplicate ACKs, ACKs with SACK blocks
+  ack delay  from the last data segment out of the queue to the receiver's next ACK:
+             whether the receiver (curl, Chromium, the socket host) is slow to ACK
+  overflows  the queue's overflow events (drops of any connection within the longest
+             connection RTT) this connection lost a segment in, and lost in alone
   rwnd       the receiver's advertised window, scaled by the window scale of its SYN
 
   --all             the whole capture instead of the measured window
@@ -122,6 +126,8 @@ function flowLines(f: FlowFigures, label: string): string[] {
       'acks',
       `${a.count}, spacing ${spreadText(a.spacingS, (v) => `${ms(v)} ms`)}; per ACK ${spreadText(a.bytesPerAck, (v) => `${seg(v)} seg`)}; stretch ${a.stretch}, duplicate ${a.duplicate}, with SACK ${a.sack}`,
     ],
+    ['ack delay', `after the last data segment out of the queue ${spreadText(a.delayS, (v) => `${ms(v)} ms`)}`],
+    ['overflows', `lost a segment in ${f.overflow.lostIn} of the queue's overflow events, alone in ${f.overflow.lostAlone}`],
     [
       'rwnd',
       `${f.receiveWindow.scale === null ? 'scale unknown (no SYN in the capture), unscaled' : `scale ${f.receiveWindow.scale}`}: ${spreadText(f.receiveWindow.bytes, (v) => `${kb(v)} KB`)}`,
@@ -172,17 +178,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     const gapS = burstGapS ?? (info.rateBitsPerSec ? (FRAME_BYTES * 8) / info.rateBitsPerSec / 2 : DEFAULT_BURST_GAP_S);
     const server = readPcapFile(files.server);
     const client = readPcapFile(files.client);
-    const figures = flowFigures(server.packets, client.packets, { window, burstGapS: gapS });
+    const { flows: figures, overflow } = flowFigures(server.packets, client.packets, { window, burstGapS: gapS });
     const shown = figures.filter((f) => f.segmentsBefore >= minSegments);
     const labelOf = (f: FlowFigures): string => `${f.serverPort} ${info.labels.get(f.serverPort) ?? '?'}`;
     if (json) {
       io.stdout.write(
-        `${JSON.stringify({ run: dir, window, burstGapS: gapS, warnings, flows: shown.map((f) => ({ label: info.labels.get(f.serverPort) ?? null, ...f })) })}\n`,
+        `${JSON.stringify({ run: dir, window, burstGapS: gapS, warnings, overflow, flows: shown.map((f) => ({ label: info.labels.get(f.serverPort) ?? null, ...f })) })}\n`,
       );
     } else {
       for (const w of warnings) io.stderr.write(`sprint flows: warning: ${w}\n`);
       const lines = [
         `${dir}: ${window ? `measured window, ${(window.toS - window.fromS).toFixed(0)} s` : 'whole capture'}; bursts end at gaps over ${ms(gapS)} ms; ${server.packets.length} + ${client.packets.length} TCP packets (server side + client side)`,
+        `queue overflow events: ${overflow.events} (drops of any connection within ${ms(overflow.spanS)} ms of the event's first)`,
         '',
       ];
       for (const f of shown) lines.push(...flowLines(f, labelOf(f)), '');

@@ -245,10 +245,12 @@ func (c *Conn) enqueueWrite(job writeJob) *ProtoError {
 	}
 }
 
-// writeLoop writes queued requests in order, each with a deadline, and replies to each write.
+// writeLoop writes queued requests in order, each with a deadline, takes the socket out of interactive ACK
+// mode after each (quickack_linux.go), and replies to each write.
 func (c *Conn) writeLoop() {
 	defer c.workers.Done()
 	timeout := time.Duration(c.h.cfg.Limits.WriteTimeoutMs) * time.Millisecond
+	quickAckFailed := false // said once per connection
 	for {
 		select {
 		case <-c.done:
@@ -260,6 +262,12 @@ func (c *Conn) writeLoop() {
 			}
 			n, err := c.d.conn.Write(job.bytes)
 			t := c.h.now()
+			if err == nil && !quickAckFailed {
+				if qerr := leaveInteractiveAckMode(c.d.tcp); qerr != nil {
+					quickAckFailed = true
+					c.h.logger.Printf("conn %d: cannot leave interactive ACK mode, left as it is: %v", c.id, qerr)
+				}
+			}
 			c.mu.Lock()
 			c.written += int64(n)
 			closing, reason := c.closing, c.reason

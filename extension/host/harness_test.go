@@ -42,6 +42,7 @@ type hostMsg struct {
 
 type harness struct {
 	t        *testing.T
+	host     *Host // for tests that look at a connection's socket
 	toHost   *io.PipeWriter
 	msgs     chan hostMsg
 	pending  []hostMsg // messages read while waiting for something else
@@ -64,7 +65,7 @@ func newHarness(t *testing.T, cfg Config, resolve Resolver) *harness {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	h := NewHost(cfg, resolve)
-	hs := &harness{t: t, toHost: inW, msgs: make(chan hostMsg, 1024), runErr: make(chan error, 1)}
+	hs := &harness{t: t, host: h, toHost: inW, msgs: make(chan hostMsg, 1024), runErr: make(chan error, 1)}
 	go func() {
 		err := h.Run(inR, outW)
 		outW.Close()

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { gzipSync } from 'zlib';
-import { flowFigures, unwrapSeq } from '../../../demo/harness/flow-figures';
+import { FlowFigures, flowFigures, unwrapSeq } from '../../../demo/harness/flow-figures';
 import { main } from '../../../demo/harness/flows-cli';
 import { packetCaptureArgs } from '../../../demo/testbed/packet-capture';
 import { readPcap, TCP_ACK, TCP_PSH, TCP_SYN, TcpPacket } from '../../../demo/testbed/pcap';
@@ -208,7 +208,7 @@ describe('the pcap reader', () => {
 
 describe('flow figures', () => {
   const { server, client } = scenario();
-  const [f, ...others] = flowFigures(read(server), read(client), { burstGapS: 0.0002 });
+  const [f, ...others] = flowFigures(read(server), read(client), { burstGapS: 0.0002 }).flows;
 
   it('counts the queue drops, their episode and the resends', () => {
     expect(others).toHaveLength(0);
@@ -228,7 +228,7 @@ describe('flow figures', () => {
   });
 
   it('does not count segments still in the queue when the capture stopped', () => {
-    const queued = flowFigures(read([...server, data(100.5, 13), data(100.50001, 14)]), read(client), { burstGapS: 0.0002 })[0];
+    const queued = flowFigures(read([...server, data(100.5, 13), data(100.50001, 14)]), read(client), { burstGapS: 0.0002 }).flows[0];
     expect(queued).toMatchObject({ segmentsBefore: 16, dropped: 2, dropEpisodes: 1 });
   });
 
@@ -252,15 +252,100 @@ describe('flow figures', () => {
     expect(f?.receiveWindow.bytes?.median).toBe(502 * 128);
     expect(f?.receiveWindow.bytes?.max).toBe(1000 * 128);
     // Without the handshake in the capture the scale is unknown and the window unscaled.
-    const late = flowFigures(read(server.slice(1)), read(client.slice(3)), { burstGapS: 0.0002 })[0];
+    const late = flowFigures(read(server.slice(1)), read(client.slice(3)), { burstGapS: 0.0002 }).flows[0];
     expect(late?.receiveWindow.scale).toBeNull();
     expect(late?.receiveWindow.bytes?.median).toBe(502);
     expect(late?.dropped).toBe(2);
   });
 
   it('keeps to the window', () => {
-    const w = flowFigures(read(server), read(client), { burstGapS: 0.0002, window: { fromS: 100.1, toS: 101 } })[0];
+    const w = flowFigures(read(server), read(client), { burstGapS: 0.0002, window: { fromS: 100.1, toS: 101 } }).flows[0];
     expect(w).toMatchObject({ segmentsBefore: 4, dropped: 0, retransmissions: 2 });
+  });
+});
+
+/**
+ * Two connections through one queue, as packets: each `send` puts segments
+ * before the queue 0.1 ms apart, the ones not dropped after it 30 ms later,
+ * and the receiver's cumulative ACK 0.1 ms after each.
+ */
+function twoFlows(): { server: TcpPacket[]; client: TcpPacket[] } {
+  const server: TcpPacket[] = [];
+  const client: TcpPacket[] = [];
+  const next = new Map<number, number>();
+  const delivered = new Map<number, Set<number>>();
+  const send = (port: number, t0: number, count: number, drop: number): void => {
+    const first = next.get(port) ?? 1;
+    next.set(port, first + count);
+    const got = delivered.get(port) ?? new Set<number>();
+    delivered.set(port, got);
+    const packet = (t: number, fromServer: boolean, seq: number, ack: number, payload: number): TcpPacket => ({
+      t,
+      src: fromServer ? '10.201.1.2' : '10.201.2.2',
+      dst: fromServer ? '10.201.2.2' : '10.201.1.2',
+      srcPort: fromServer ? port : port + 30000,
+      dstPort: fromServer ? port + 30000 : port,
+      seq,
+      ack,
+      flags: TCP_ACK,
+      window: 500,
+      payload,
+    });
+    for (let k = 0; k < count; k++) {
+      const i = first + k;
+      server.push(packet(t0 + k * 1e-4, true, 1000 + (i - 1) * MSS, 1, MSS));
+      if (k === drop) continue;
+      const out = t0 + 0.03 + k * 5e-4;
+      client.push(packet(out, true, 1000 + (i - 1) * MSS, 1, MSS));
+      got.add(i);
+      let upTo = 1;
+      while (got.has(upTo)) upTo++;
+      client.push(packet(out + 1e-4, false, 1, 1000 + (upTo - 1) * MSS, 0));
+    }
+  };
+  send(8001, 1.0, 6, 4); // both connections lose in the first overflow event,
+  send(9001, 1.01, 6, 3);
+  send(8001, 2.0, 4, 3); // then each alone, 8001 twice
+  send(9001, 3.0, 4, 3);
+  send(8001, 4.0, 4, 3);
+  send(8001, 5.0, 2, -1); // (later segments out of the queue: the drops above were not still queued)
+  send(9001, 5.0, 2, -1);
+  return { server: server.sort((a, b) => a.t - b.t), client: client.sort((a, b) => a.t - b.t) };
+}
+
+describe('overflow events and ACK delay', () => {
+  const { server, client } = twoFlows();
+  const { flows, overflow } = flowFigures(server, client, { burstGapS: 0.0002 });
+  const byPort = (port: number): FlowFigures | undefined => flows.find((f) => f.serverPort === port);
+
+  it('groups the drops of all connections into events one RTT long and says who lost in each', () => {
+    expect(overflow.events).toBe(4);
+    // The longest connection RTT: 30 ms in the queue plus the 0.1-0.5 ms spacing of the segments after it.
+    expect(overflow.spanS).toBeGreaterThan(0.03);
+    expect(overflow.spanS).toBeLessThan(0.032);
+    expect(byPort(8001)).toMatchObject({ dropped: 3, overflow: { lostIn: 3, lostAlone: 2 } });
+    expect(byPort(9001)).toMatchObject({ dropped: 2, overflow: { lostIn: 2, lostAlone: 1 } });
+  });
+
+  it('measures how soon the receiver ACKed data out of the queue', () => {
+    expect(byPort(8001)?.acks.delayS?.median).toBeCloseTo(1e-4, 6);
+    expect(byPort(8001)?.acks.delayS?.max).toBeCloseTo(1e-4, 6);
+  });
+
+  it('counts each drop as its own event when they are further apart than the RTT', () => {
+    const late = twoFlows();
+    // 9001's first drop moved 0.5 s later: the first event splits in two.
+    const moved = late.server.map((p) => (p.srcPort === 9001 && p.t >= 1.01 && p.t < 1.02 ? { ...p, t: p.t + 0.5 } : p));
+    const movedOut = late.client.map((p) =>
+      (p.srcPort === 9001 || p.dstPort === 9001) && p.t >= 1.03 && p.t < 1.05 ? { ...p, t: p.t + 0.5 } : p,
+    );
+    const r = flowFigures(
+      moved.sort((a, b) => a.t - b.t),
+      movedOut.sort((a, b) => a.t - b.t),
+      { burstGapS: 0.0002 },
+    );
+    expect(r.overflow.events).toBe(5);
+    expect(r.flows.find((f) => f.serverPort === 9001)?.overflow).toEqual({ lostIn: 2, lostAlone: 2 });
   });
 });
 
@@ -295,6 +380,9 @@ describe('sprint flows', () => {
     expect(out).toMatch(/14 segments before .*, 12 after; dropped 2 in 1 episode\(s\); 2 retransmission\(s\); RTT 40 ms/);
     expect(out).toMatch(/last segment 1, 2nd last 1, 3rd last 0, earlier 0/);
     expect(out).toMatch(/stretch 2, duplicate 2, with SACK 2/);
+    expect(out).toMatch(/^queue overflow events: 1 \(drops of any connection within 40 ms of the event.s first\)$/m);
+    expect(out).toMatch(/overflows +lost a segment in 1 of the queue.s overflow events, alone in 1/);
+    expect(out).toMatch(/ack delay +after the last data segment out of the queue median/);
     expect(out).toMatch(/scale 7: median 63 KB/);
     // 25 Mbit/s: bursts end at half a full-size frame's time.
     expect(out).toMatch(/bursts end at gaps over 0\.24 ms/);
