@@ -70,8 +70,13 @@ export class ExpandedStream {
     this.servedUpTo = plan.start;
   }
 
+  /** Every byte of the range is in; the body's end may still be a read away. */
+  private get allBytesIn(): boolean {
+    return this.log.receivedBytes === this.plan.end - this.plan.start + 1;
+  }
+
   get finished(): boolean {
-    return this.done;
+    return this.done || this.allBytesIn;
   }
 
   get failed(): string | null {
@@ -106,6 +111,12 @@ export class ExpandedStream {
   /** Cancels the transfer (the ABR moved to another representation, or a seek left the range). */
   cancel(reason: string): void {
     if (this.done) return;
+    if (this.allBytesIn) {
+      // Nothing left to cancel: the range arrived whole, so it ends as complete.
+      this.flushSample(true);
+      this.finish(null);
+      return;
+    }
     this.record.cancelled = true;
     this.finish(`cancelled: ${reason}`);
     this.controller.abort();
