@@ -18,38 +18,10 @@ import (
 
 // leaveInteractiveAckMode sets TCP_QUICKACK on c.
 func leaveInteractiveAckMode(c *net.TCPConn) error {
-	raw, err := c.SyscallConn()
-	if err != nil {
-		return fmt.Errorf("socket unavailable: %w", err)
-	}
-	var sockErr error
-	if err := raw.Control(func(fd uintptr) {
-		sockErr = unix.SetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_QUICKACK, 1)
-	}); err != nil {
-		return fmt.Errorf("socket unavailable: %w", err)
-	}
-	if sockErr != nil {
-		return fmt.Errorf("setsockopt(TCP_QUICKACK): %w", sockErr)
-	}
-	return nil
-}
-
-// interactiveAckMode reports whether the kernel holds c in interactive ACK mode (getsockopt(TCP_QUICKACK)
-// answers 0 then).
-func interactiveAckMode(c *net.TCPConn) (bool, error) {
-	raw, err := c.SyscallConn()
-	if err != nil {
-		return false, fmt.Errorf("socket unavailable: %w", err)
-	}
-	var v int
-	var sockErr error
-	if err := raw.Control(func(fd uintptr) {
-		v, sockErr = unix.GetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_QUICKACK)
-	}); err != nil {
-		return false, fmt.Errorf("socket unavailable: %w", err)
-	}
-	if sockErr != nil {
-		return false, fmt.Errorf("getsockopt(TCP_QUICKACK): %w", sockErr)
-	}
-	return v == 0, nil
+	return onFD(c, func(fd int) error {
+		if err := unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_QUICKACK, 1); err != nil {
+			return fmt.Errorf("setsockopt(TCP_QUICKACK): %w", err)
+		}
+		return nil
+	})
 }

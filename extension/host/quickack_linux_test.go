@@ -10,7 +10,21 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
+
+// interactiveAckMode reports whether the kernel holds c in interactive ACK mode: getsockopt(TCP_QUICKACK)
+// answers 0 then.
+func interactiveAckMode(c *net.TCPConn) (bool, error) {
+	var v int
+	err := onFD(c, func(fd int) error {
+		var err error
+		v, err = unix.GetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_QUICKACK)
+		return err
+	})
+	return v == 0, err
+}
 
 // streamingServer answers the first request with `size` bytes and reads whatever else the client sends.
 func streamingServer(t *testing.T, size int) *rawServer {

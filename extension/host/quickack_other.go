@@ -7,6 +7,3 @@ import "net"
 
 // leaveInteractiveAckMode does nothing off Linux.
 func leaveInteractiveAckMode(*net.TCPConn) error { return nil }
-
-// interactiveAckMode is never true off Linux.
-func interactiveAckMode(*net.TCPConn) (bool, error) { return false, nil }

@@ -16,19 +16,15 @@ const tcpInfoSupported = true
 
 // ReadTCPInfo returns a TCP_INFO snapshot of c.
 func ReadTCPInfo(c *net.TCPConn) (TCPInfoMsg, error) {
-	raw, err := c.SyscallConn()
-	if err != nil {
-		return TCPInfoMsg{}, fmt.Errorf("socket unavailable: %w", err)
-	}
 	var info *unix.TCPInfo
-	var sockErr error
-	if err := raw.Control(func(fd uintptr) {
-		info, sockErr = unix.GetsockoptTCPInfo(int(fd), unix.IPPROTO_TCP, unix.TCP_INFO)
+	if err := onFD(c, func(fd int) error {
+		var err error
+		if info, err = unix.GetsockoptTCPInfo(fd, unix.IPPROTO_TCP, unix.TCP_INFO); err != nil {
+			return fmt.Errorf("getsockopt(TCP_INFO): %w", err)
+		}
+		return nil
 	}); err != nil {
-		return TCPInfoMsg{}, fmt.Errorf("socket unavailable: %w", err)
-	}
-	if sockErr != nil {
-		return TCPInfoMsg{}, fmt.Errorf("getsockopt(TCP_INFO): %w", sockErr)
+		return TCPInfoMsg{}, err
 	}
 	return TCPInfoMsg{
 		State:          int(info.State),
