@@ -181,6 +181,21 @@ function connections(server: readonly TcpPacket[], client: readonly TcpPacket[])
   return out;
 }
 
+/** Items in time order, grouped so that each group holds those within `spanS` of the group's first. */
+function groupWithin<T>(items: readonly T[], timeOf: (x: T) => number, spanS: number): T[][] {
+  const groups: T[][] = [];
+  let start = -Infinity;
+  for (const x of items) {
+    const t = timeOf(x);
+    if (t - start > spanS) {
+      groups.push([]);
+      start = t;
+    }
+    (groups[groups.length - 1] as T[]).push(x);
+  }
+  return groups;
+}
+
 /** Overflow events group drops that fall within this of the event's first when no connection has an RTT (seconds). */
 export const DEFAULT_EVENT_SPAN_S = 0.1;
 
@@ -204,15 +219,7 @@ export function flowFigures(
   const rtts = measured.map((m) => m.figures.rttS).filter((r): r is number => r !== null);
   const spanS = rtts.length > 0 ? Math.max(...rtts) : DEFAULT_EVENT_SPAN_S;
   const drops = measured.flatMap((m, flow) => m.dropTimes.map((t) => ({ t, flow }))).sort((a, b) => a.t - b.t);
-  const events: Array<Set<number>> = [];
-  let eventStart = -Infinity;
-  for (const d of drops) {
-    if (d.t - eventStart > spanS) {
-      events.push(new Set());
-      eventStart = d.t;
-    }
-    (events[events.length - 1] as Set<number>).add(d.flow);
-  }
+  const events = groupWithin(drops, (d) => d.t, spanS).map((g) => new Set(g.map((d) => d.flow)));
   const flows = measured.map((m, flow) => ({
     ...m.figures,
     overflow: {
@@ -322,15 +329,8 @@ function connectionFigures(c: Conn, options: FlowFiguresOptions): { figures: Omi
     positions.push(i - b.start + 1);
     fromEnd[Math.min(3, b.start + b.size - 1 - i)]++;
   }
-  let episodes = 0;
-  let episodeStart = -Infinity;
-  for (const i of dropsInWindow) {
-    const t = (before[i] as { t: number }).t;
-    if (t - episodeStart > (rttS ?? 0)) {
-      episodes++;
-      episodeStart = t;
-    }
-  }
+  const dropTimes = dropsInWindow.map((i) => (before[i] as { t: number }).t);
+  const episodes = groupWithin(dropTimes, (t) => t, rttS ?? 0).length;
   const windowBursts = bursts.filter((b) => inWindow(b.t));
 
   // The ACK stream at the router, as the sender will get it.
@@ -400,5 +400,5 @@ function connectionFigures(c: Conn, options: FlowFiguresOptions): { figures: Omi
     acks: { count: ackCount, spacingS: spread(spacing), bytesPerAck: spread(perAck), stretch, duplicate, sack, delayS: spread(delays) },
     receiveWindow: { scale, bytes: spread(windows) },
   };
-  return { figures, dropTimes: dropsInWindow.map((i) => (before[i] as { t: number }).t) };
+  return { figures, dropTimes };
 }
