@@ -14,7 +14,7 @@
  * fetched another way.
  */
 import { ArrivalLog } from '../../src/sprintx/arrival-log';
-import type { ByteRange, ExpandedRange } from '../../src/sprintx/range-plan';
+import { rangeLength, type ByteRange, type ExpandedRange } from '../../src/sprintx/range-plan';
 import type { TransferRecord } from '../stats/types';
 import { nowMs } from '../dataplane/clock';
 import { plainRequestPath, type BuiltRequest, type RequestPath } from '../dataplane/request-path';
@@ -72,7 +72,7 @@ export class ExpandedStream {
 
   /** Every byte of the range is in; the body's end may still be a read away. */
   private get allBytesIn(): boolean {
-    return this.log.receivedBytes === this.plan.end - this.plan.start + 1;
+    return this.log.receivedBytes === rangeLength(this.plan);
   }
 
   get finished(): boolean {
@@ -148,7 +148,7 @@ export class ExpandedStream {
         if (done) break;
         this.onBytes(value);
       }
-      const expected = end - start + 1;
+      const expected = rangeLength(this.plan);
       if (this.log.receivedBytes !== expected) {
         throw new Error(`body ended after ${this.log.receivedBytes} of ${expected} bytes`);
       }
