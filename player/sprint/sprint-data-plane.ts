@@ -1,5 +1,6 @@
 // size: one state machine: a request's life (issue, bytes, end, failure, re-issue, abort), its train and the
-// in-order release share per-type state that must change together in one event turn; its split by concern is planned.
+// in-order release share per-type state that must change together in one event turn. What stands alone is in
+// its own file: path-sampler.ts, audio-hold.ts, request-clocks.ts, train-entry.ts, segment-handoff.ts.
 /**
  * The `sprint` data plane (paper §IV-B1, sized by §IV-A Program 1).
  *
@@ -27,8 +28,7 @@ import {
   windowBytes,
   type OutstandingBytes,
 } from '../../src/model/outstanding-window';
-import { TrainPolicy } from '../../src/train/train-policy';
-import { assumedRestartBitsPerSec, restartIdleSec, RestartReserve, RestartRun } from '../../src/train/restart-reserve';
+import { assumedRestartBitsPerSec, restartIdleSec, RestartRun } from '../../src/train/restart-reserve';
 import { audioMayPipeline, audioOrder } from '../../src/train/audio-order';
 import type { DataPlane, DataPlaneContext } from '../dataplane/data-plane';
 import { INIT_SEGMENT_TYPE, MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
@@ -48,14 +48,15 @@ import { applyTrainSettings } from '../dash/train-settings';
 import type { LoaderRequest, LoaderResponse, SegmentLoadHandler } from '../dash/loader-types';
 import { installSchedulerHook, type SchedulerHandle } from '../dash/scheduler-hook';
 import { EstimateHub } from '../estimates/estimate-hub';
-import { announcedLength, timeLimitVerdict } from './time-limit';
-import { BusyPeriodMeter, type BusySample } from '../../src/estimators/busy-period';
-import { KernelByteMeter, sampleSpanSec } from '../../src/estimators/kernel-bytes';
+import { requestsPastLimit } from './request-clocks';
+import type { BusySample } from '../../src/estimators/busy-period';
+import { sampleSpanSec } from '../../src/estimators/kernel-bytes';
 
-import type { TransferRecord } from '../stats/types';
-import type { Entry, TypeState } from './train-entry';
+import { newEntry, newTransferRecord, newTypeState, type Entry, type TypeState } from './train-entry';
 import { deliverToDash, failToDash, recordEntrySegment } from './segment-handoff';
 import type { TrainTransport } from './train-transport';
+import { PathSampler, type ConnectionNow } from './path-sampler';
+import { AudioHold } from './audio-hold';
 
 /** Segment duration assumed while the next segment's is not known (the buffer target lift), seconds. */
 const TYPICAL_SEGMENT_SEC = 4;
@@ -65,16 +66,6 @@ const RESTART_CAP_SEC = 20;
 const TRAIN_MEDIA_TYPE = 'video';
 /** The media type that rides the train's connection on a one-connection transport (sprintAudio 'train'). */
 const RIDER_MEDIA_TYPE = 'audio';
-/**
- * How long a video request may wait for audio that has nothing in flight to
- * ask for its next segment (audio rides the train): dash.js issues it within
- * milliseconds of the previous audio append; past this, audio has stopped on
- * its own (end of stream, an error) and video goes on. While an audio
- * request is in flight the wait has no limit of its own: that request is
- * behind the video ahead of it on the connection, and its own time limit
- * (dash.js's request timeout) bounds it.
- */
-const AUDIO_IDLE_MAX_MS = 1000;
 /** Requests failing for good in a row before Sprint falls back to stock loading. */
 const MAX_CONSECUTIVE_FAILURES = 3;
 /** Sprint's requests refused by the origin (HTTP 4xx, 5xx) in a row before falling back to stock. */
@@ -103,13 +94,15 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private readonly types = new Map<string, TypeState>();
   private readonly estimates: EstimateHub;
   private watchdog: ReturnType<typeof setInterval> | null = null;
-  private pathTimer: ReturnType<typeof setInterval> | null = null;
+  /** TCP_INFO of the media connection, where the transport reads it (path-sampler.ts). */
+  private readonly path: PathSampler | null;
   private degraded: string | null = null;
   private consecutiveFailures = 0;
   private consecutiveRefusals = 0;
   private unsubscribeUnavailable: (() => void) | null = null;
   /** Requests dash.js's FragmentModel scheduled (not the sidx/init probes of SegmentBaseLoader). */
   private readonly scheduled = new WeakSet<object>();
+  private readonly audioHold = new AudioHold((counter) => this.ctx?.stats.count(counter));
   private readonly onLoadingStarted = (e: { request?: object }): void => {
     if (e.request) this.scheduled.add(e.request);
   };
@@ -189,6 +182,30 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       // A train is held to the chunk size of the estimates in force.
       onChange: () => this.retargetTrain(),
     });
+    const pathInfo = transport.pathInfo?.bind(transport);
+    this.path = pathInfo
+      ? new PathSampler({
+          pathInfo,
+          estimates: this.estimates,
+          connection: () => (this.ctx && this.degraded === null ? this.connectionNow() : null),
+          sampleSpanSec: () => this.sampleSpan(),
+          onError: (e) => {
+            const ctx = this.ctx;
+            if (!ctx) return;
+            ctx.stats.count('sprint.pathInfoErrors');
+            if ((ctx.stats.counters['sprint.pathInfoErrors'] ?? 0) <= 3) ctx.log.warn(`TCP_INFO read failed: ${e.message}`);
+          },
+        })
+      : null;
+  }
+
+  /** The media connection for a TCP_INFO reading: a response arriving, the running train's RTT samples. */
+  private connectionNow(): ConnectionNow {
+    const train = this.types.get(TRAIN_MEDIA_TYPE)?.train;
+    return {
+      flowing: this.onConnection().some((e) => e.firstByteMs !== null),
+      trainRttSamplesSec: train && train.endMs === null ? train.rttSamplesSec : null,
+    };
   }
 
   install(ctx: DataPlaneContext): void {
@@ -227,7 +244,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.unsubscribeUnavailable =
       this.transport.onUnavailable?.((reason) => this.degrade(`the ${this.transport.name} transport became unavailable: ${reason}`)) ??
       null;
-    if (this.transport.pathInfo) this.pathTimer = setInterval(() => void this.samplePath(), 1000);
+    this.path?.start();
     if (ctx.chunkBytes !== undefined) ctx.log.info(`sprint: fixed chunk size ${ctx.chunkBytes} bytes (not the model's)`);
     if (!ctx.minimumTrain) ctx.log.info("sprint: minimum train off: trains stop at dash.js's buffer target");
     if (this.windowBdps() !== DEFAULT_WINDOW_BDPS) ctx.log.info(`sprint: outstanding window ${this.windowBdps()} fair BDP(s)`);
@@ -239,7 +256,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     this.unsubscribeUnavailable?.();
     this.unsubscribeQuota?.();
     for (const off of this.unsubscribeCore.splice(0)) off();
-    if (this.pathTimer !== null) clearInterval(this.pathTimer);
+    this.path?.stop();
     if (this.watchdog !== null) clearInterval(this.watchdog);
     for (const t of this.types.values()) for (const e of t.queue) e.ticket?.cancel();
     this.types.clear();
@@ -254,52 +271,10 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
 
   // ---- estimates (§IV-A) ----
 
-  /**
-   * Bandwidth from the kernel's byte counter of the media connection
-   * (src/estimators/kernel-bytes.ts): once it has given a sample, it is the
-   * only bandwidth source, the responses' read timing no longer is (reads
-   * that back up in the socket host and return seconds of bytes at once
-   * read as tens of Mbit/s).
-   */
-  private readonly kernelBytes = new KernelByteMeter();
-  private kernelBandwidth = false;
-
   /** The connection has nothing outstanding now: the kernel byte meter's interval holds a pause. */
   private noteIfIdle(): void {
-    if (this.onConnection().length === 0) this.kernelBytes.markIdle();
+    if (this.onConnection().length === 0) this.path?.markIdle();
   }
-
-  /**
-   * Reads TCP_INFO of the connection to the media origin (once a second) into
-   * the RTT estimate, the running train and, from its byte counter, the
-   * bandwidth estimate.
-   */
-  private async samplePath(): Promise<void> {
-    const ctx = this.ctx;
-    const origin = this.mediaOrigin;
-    if (!ctx || !origin || !this.transport.pathInfo || this.degraded !== null) return;
-    try {
-      const info = await this.transport.pathInfo(origin);
-      if (!info || !(info.rttSec > 0)) return;
-      const train = this.types.get(TRAIN_MEDIA_TYPE)?.train;
-      if (train && train.endMs === null && train.rttSamplesSec.length < 600) train.rttSamplesSec.push(info.rttSec);
-      this.estimates.addTcpRtt(info.rttSec);
-      const flowing = this.onConnection().some((e) => e.firstByteMs !== null);
-      const sample = this.kernelBytes.read({ bytesReceived: info.bytesReceived, atMs: info.atMs, flowing }, this.sampleSpan());
-      // The source switches (and read timing stops feeding the estimate) only once a kernel sample counted.
-      if (sample && this.estimates.bandwidth.addTransfer(sample.bytes, sample.seconds).accepted) {
-        if (!this.kernelBandwidth) this.estimates.setBandwidthSource('tcp-info byte counter of the media connection');
-        this.kernelBandwidth = true;
-        this.estimates.publish();
-      }
-    } catch (e) {
-      ctx.stats.count('sprint.pathInfoErrors');
-      if ((ctx.stats.counters['sprint.pathInfoErrors'] ?? 0) <= 3) ctx.log.warn(`TCP_INFO read failed: ${(e as Error).message}`);
-    }
-  }
-
-  /** Origin of the media requests (for TCP_INFO). */
-  private mediaOrigin: string | null = null;
 
   /** Stops using trains for the rest of the session: dash.js loads on its own, visibly. */
   private degrade(reason: string): void {
@@ -395,19 +370,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   private state(type: string): TypeState {
     let t = this.types.get(type);
     if (!t) {
-      t = {
-        queue: [],
-        policy: new TrainPolicy({ minimumTrain: this.ctx?.minimumTrain ?? true, windowBdps: this.windowBdps() }),
-        train: null,
-        awaitingAppend: null,
-        lastByteMs: 0,
-        meter: new BusyPeriodMeter(),
-        restart: new RestartReserve(),
-        restartRun: null,
-        lastBitrate: null,
-        lastMediaSec: 0,
-        requestTimeoutMs: null,
-      };
+      t = newTypeState({ minimumTrain: this.ctx?.minimumTrain ?? true, windowBdps: this.windowBdps() });
       this.types.set(type, t);
     }
     return t;
@@ -571,31 +534,17 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     return [...video, ...audio].filter((e) => e.state === 'loading').sort((a, b) => a.sentMs - b.sentMs);
   }
 
-  /** Since when a video request has been held for audio (null: not held). */
-  private audioHoldSince: number | null = null;
-  /** Since when, during a hold, audio has had nothing in flight (null: busy, or not held). */
-  private audioIdleSince: number | null = null;
-  /** A hold timed out: no more holds until audio asks for a segment again. */
-  private audioHoldSuspended = false;
-
   /**
    * Audio riding the train's connection is requested in presentation order
-   * with the video (src/train/audio-order.ts). dash.js asks for the next
-   * audio segment once the last is appended, or sooner when Sprint
-   * pipelines it (audioMayPipeline), so video waits while audio's request
-   * is in flight (it comes right after the video response ahead of it) and,
-   * once that is in, until audio asks again; if audio, with nothing in
-   * flight, has not asked within AUDIO_IDLE_MAX_MS, holds stop until it
-   * does. (A first version let every hold lapse after 1 s: audio's request
-   * was still queued behind a whole video response then, all 22 holds of a
-   * testbed run lapsed, video ran ahead and audio starved: 12 stalls, 255 s,
-   * with 50+ s of video buffered.)
+   * with the video (src/train/audio-order.ts; the hold: audio-hold.ts).
+   * dash.js asks for the next audio segment once the last is appended, or
+   * sooner when Sprint pipelines it (audioMayPipeline).
    */
   private holdForAudio(type: string): boolean {
-    if (type !== TRAIN_MEDIA_TYPE || !this.audioRides || this.audioHoldSuspended || !this.ctx || this.degraded !== null) return false;
+    if (type !== TRAIN_MEDIA_TYPE || !this.audioRides || this.audioHold.suspended || !this.ctx || this.degraded !== null) return false;
     const video = this.types.get(TRAIN_MEDIA_TYPE);
     const audio = this.types.get(RIDER_MEDIA_TYPE);
-    if (!video || !audio) return this.releaseAudioHold();
+    if (!video || !audio) return this.audioHold.release();
     const videoInFlightSec = this.inFlightSec(video);
     const audioBufferSec = this.bufferSec(RIDER_MEDIA_TYPE);
     const { hold, awaitingVideo } = audioOrder({
@@ -607,22 +556,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       videoInFlightSec,
       videoRateRatio: this.videoRateRatio(video),
     });
-    if (!hold) return this.releaseAudioHold();
-    const now = nowMs();
-    if (this.audioHoldSince === null) {
-      this.audioHoldSince = now;
-      this.ctx.stats.count('sprint.audioHolds');
-    }
-    // Audio in flight, or at dash.js's target until the video in flight lands: waiting is expected.
-    if (awaitingVideo || audio.queue.some((e) => e.state !== 'aborted')) {
-      this.audioIdleSince = null;
-      return true;
-    }
-    this.audioIdleSince ??= now;
-    if (now - this.audioIdleSince <= AUDIO_IDLE_MAX_MS) return true;
-    this.ctx.stats.count('sprint.audioHoldTimeouts');
-    this.audioHoldSuspended = true;
-    return this.releaseAudioHold();
+    const audioBusy = audio.queue.some((e) => e.state !== 'aborted');
+    return this.audioHold.decide(hold, awaitingVideo || audioBusy, nowMs());
   }
 
   /**
@@ -651,12 +586,6 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   /** Bits received so far of the restart's segments still arriving. */
   private restartArrivingBits(t: TypeState, run: RestartRun): number {
     return t.queue.reduce((a, e) => a + (e.restartRun === run && e.state === 'loading' ? e.bytes * 8 : 0), 0);
-  }
-
-  private releaseAudioHold(): false {
-    this.audioHoldSince = null;
-    this.audioIdleSince = null;
-    return false;
   }
 
   /**
@@ -726,7 +655,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       }
     }
     const t = this.state(type);
-    if (this.mediaOrigin === null) this.mediaOrigin = new URL(req.url).origin;
+    this.path?.noteMediaUrl(req.url);
     const bitrate = fr.representation?.bandwidth ?? null;
     const mediaSec =
       fr.type === MEDIA_SEGMENT_TYPE && Number.isFinite((fr as { duration?: number }).duration)
@@ -752,59 +681,32 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       if (mediaSec > 0) t.lastMediaSec = mediaSec;
       if (typeof req.timeout === 'number' && req.timeout > 0) t.requestTimeoutMs = req.timeout;
     }
-    const record: TransferRecord = {
+    const record = newTransferRecord({
       id: ctx.stats.allocateTransferId(),
-      via: 'sprint',
       url: req.url,
       range: fr.range ?? null,
-      startMs: at,
-      firstByteMs: null,
-      endMs: null,
-      bytes: 0,
+      atMs: at,
       expectedBytes: range ? expected : null,
-      throughputBitsPerSec: null,
       targetChunkBytes: inTrain ? (t.train?.targetBytes ?? null) : null,
       rttEstimateSec: this.estimates.rttSec(),
       bandwidthEstimateBitsPerSec: this.estimates.bandwidthBitsPerSec(),
-      segmentsServed: 0,
-      cancelled: false,
-      wastedBytes: 0,
-      error: null,
-    };
+    });
     ctx.stats.addTransfer(record);
-    const entry: Entry = {
+    const entry = newEntry({
       type,
       kind: fr.type === INIT_SEGMENT_TYPE ? 'init' : 'media',
-      url: req.url,
+      req,
+      resp,
       range,
       expectedBytes: expected,
       mediaSec,
       bitrate,
-      req,
-      resp,
-      state: 'loading',
-      status: 0,
-      headers: {},
-      pieces: [],
-      bytes: 0,
-      requestMs: at,
-      sentMs: at,
-      prevMs: at,
-      firstByteMs: null,
-      lastByteMs: null,
-      traces: [],
-      ticket: null,
-      reissues: 0,
-      clockFromMs: null,
-      graceCounted: false,
-      failedBytes: 0,
-      error: null,
+      atMs: at,
       record,
       train: inTrain ? t.train : null,
       restartRun,
       passOn: passOn ?? null,
-      idleSentAtMs: null,
-    };
+    });
     t.queue.push(entry);
     req.customData.abort = () => this.abortEntry(entry);
     if (!inTrain) {
@@ -813,7 +715,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       // Its bytes are in the connection's estimate: the ABR's video budget leaves its bitrate out.
       if (fr.type === MEDIA_SEGMENT_TYPE && bitrate !== null && bitrate > 0) ctx.stats.estimates.sharedAudioBitsPerSec = bitrate;
       if (t.queue.some((e) => e !== entry && e.state === 'loading')) ctx.stats.count('sprint.audioPipelined');
-      this.audioHoldSuspended = false;
+      this.audioHold.audioAsked();
       this.send(entry);
       this.maybeRetick(TRAIN_MEDIA_TYPE);
       return true;
@@ -989,14 +891,10 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     return sampleSpanSec(this.estimates.rttSec());
   }
 
-  /**
-   * A read-timing sample into the bandwidth estimate (published with the
-   * response's completion, onEnd). Not once the kernel's byte counter gives
-   * samples (samplePath): read timing bunches when the socket host's path
-   * backs up.
-   */
+  /** A read-timing sample into the bandwidth estimate, until the kernel's byte counter gives samples (path-sampler.ts). */
   private addReadSample(sample: BusySample | null): void {
-    if (sample && !this.kernelBandwidth) this.estimates.bandwidth.addTransfer(sample.bytes, sample.seconds);
+    if (this.path) this.path.addReadSample(sample);
+    else if (sample) this.estimates.bandwidth.addTransfer(sample.bytes, sample.seconds);
   }
 
   /** Some request sharing `entry`'s wire timing, other than `entry`, is loading (sent and not ended). */
@@ -1051,7 +949,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     entry.traces = [];
     entry.firstByteMs = null;
     // The reissue may go out on a new connection whose byte counter is not the one the meter read last.
-    this.kernelBytes.markIdle();
+    this.path?.markIdle();
     if (retryable && !bodyArrived && entry.reissues < MAX_REISSUES) {
       entry.reissues += 1;
       ctx?.stats.count('sprint.reissued');
@@ -1208,37 +1106,23 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
   }
 
   /**
-   * dash.js's request time limit (`fragmentRequestTimeout`, on each request
-   * as `timeout`), which dash.js leaves to its loader: a request that has
-   * not completed in that time is cancelled and fails as timed out, with the
-   * bytes it got, so the segment rescue (player/abr/rescue.ts) can ask for it
-   * again lower instead of the train waiting on it for good. On one
-   * connection a response cannot begin before the ones ahead of it have
-   * ended, so its clock starts when it reaches the head of the pipeline.
-   * A response still arriving that would be in sooner than a new request
-   * could bring anything gets to finish, within a bound (time-limit.ts).
+   * Requests past dash.js's time limit (request-clocks.ts) are cancelled and
+   * fail as timed out, with the bytes they got, so the segment rescue
+   * (player/abr/rescue.ts) can ask for them again lower instead of the train
+   * waiting on them for good; one still arriving that would be in sooner
+   * than a new request could bring anything gets to finish, within a bound
+   * (time-limit.ts).
    */
   private checkTimeouts(now: number): void {
-    const oneConnection = this.transport.oneConnection === true;
-    // Every loading request Sprint carries, in the order sent (failing one may abort those behind it).
-    for (const [i, e] of this.onConnection().entries()) {
+    const past = requestsPastLimit(this.onConnection(), {
+      oneConnection: this.transport.oneConnection === true,
+      nowMs: now,
+      rttSec: this.estimates.rttSec(),
+      wireLastByteMs: (e) => this.wire(e.type).lastByteMs,
+    });
+    for (const { entry: e, verdict, limitMs } of past) {
+      // failing one may have aborted those behind it
       if (e.state !== 'loading') continue;
-      const limit = e.req.timeout;
-      if (!(typeof limit === 'number' && limit > 0)) continue;
-      if (e.clockFromMs === null) {
-        if (oneConnection && i > 0) continue;
-        e.clockFromMs = oneConnection ? Math.max(e.sentMs, this.wire(e.type).lastByteMs) : e.sentMs;
-      }
-      const verdict = timeLimitVerdict({
-        limitMs: limit,
-        clockFromMs: e.clockFromMs,
-        nowMs: now,
-        bytes: e.bytes,
-        expectedBytes: e.range ? e.expectedBytes : announcedLength(e.headers),
-        lastByteMs: e.lastByteMs,
-        rttSec: this.estimates.rttSec(),
-      });
-      if (verdict === 'running') continue;
       if (verdict === 'grace') {
         if (!e.graceCounted) this.ctx?.stats.count('sprint.timeoutGrace');
         e.graceCounted = true;
@@ -1246,8 +1130,8 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
       }
       e.ticket?.cancel();
       this.ctx?.stats.count('sprint.timeouts');
-      const over = e.graceCounted ? `, ${Math.round(now - e.clockFromMs)} ms with its grace,` : '';
-      this.onError(e, `timed out after ${limit} ms${over} with ${e.bytes} bytes in (dash.js fragmentRequestTimeout)`, false);
+      const over = e.graceCounted ? `, ${Math.round(now - (e.clockFromMs ?? now))} ms with its grace,` : '';
+      this.onError(e, `timed out after ${limitMs} ms${over} with ${e.bytes} bytes in (dash.js fragmentRequestTimeout)`, false);
     }
   }
 

@@ -3,12 +3,12 @@
  * dash.js's request and response objects, the bytes as they arrive with
  * their wire timing, its transfer record) and of one media type's requests
  * in flight (`TypeState`: the in-order queue, the train policy and record,
- * the bandwidth meter). sprint-data-plane.ts drives them; segment-handoff.ts
- * hands a finished entry to dash.js.
+ * the bandwidth meter), and their starting values. sprint-data-plane.ts
+ * drives them; segment-handoff.ts hands a finished entry to dash.js.
  */
-import type { BusyPeriodMeter } from '../../src/estimators/busy-period';
-import type { RestartReserve, RestartRun } from '../../src/train/restart-reserve';
-import type { TrainPolicy } from '../../src/train/train-policy';
+import { BusyPeriodMeter } from '../../src/estimators/busy-period';
+import { RestartReserve, type RestartRun } from '../../src/train/restart-reserve';
+import { TrainPolicy } from '../../src/train/train-policy';
 import type { LoaderRequest, LoaderResponse, WireTiming } from '../dash/loader-types';
 import type { TrainRecord, TransferRecord } from '../stats/types';
 import type { RequestTicket } from './train-transport';
@@ -85,4 +85,111 @@ export interface TypeState {
   lastMediaSec: number;
   /** dash.js's request time limit on the last media segment requested, ms. */
   requestTimeoutMs: number | null;
+}
+
+/** What a new request's transfer record starts from. */
+export interface NewTransfer {
+  readonly id: number;
+  readonly url: string;
+  readonly range: string | null;
+  readonly atMs: number;
+  /** The bytes a byte range asks for (null: no range). */
+  readonly expectedBytes: number | null;
+  readonly targetChunkBytes: number | null;
+  readonly rttEstimateSec: number;
+  readonly bandwidthEstimateBitsPerSec: number | null;
+}
+
+/** The transfer record of a request Sprint sends, nothing received yet. */
+export function newTransferRecord(n: NewTransfer): TransferRecord {
+  return {
+    id: n.id,
+    via: 'sprint',
+    url: n.url,
+    range: n.range,
+    startMs: n.atMs,
+    firstByteMs: null,
+    endMs: null,
+    bytes: 0,
+    expectedBytes: n.expectedBytes,
+    throughputBitsPerSec: null,
+    targetChunkBytes: n.targetChunkBytes,
+    rttEstimateSec: n.rttEstimateSec,
+    bandwidthEstimateBitsPerSec: n.bandwidthEstimateBitsPerSec,
+    segmentsServed: 0,
+    cancelled: false,
+    wastedBytes: 0,
+    error: null,
+  };
+}
+
+/** What a new entry starts from: dash.js's request and what Sprint knows of it. */
+export interface NewEntry {
+  readonly type: string;
+  readonly kind: 'init' | 'media';
+  readonly req: LoaderRequest;
+  readonly resp: LoaderResponse;
+  readonly range: { start: number; end: number } | undefined;
+  readonly expectedBytes: number;
+  readonly mediaSec: number;
+  readonly bitrate: number | null;
+  readonly atMs: number;
+  readonly record: TransferRecord;
+  readonly train: TrainRecord | null;
+  readonly restartRun: RestartRun | null;
+  readonly passOn: (() => void) | null;
+}
+
+/** A request taken from dash.js, loading from `atMs`, nothing received. */
+export function newEntry(n: NewEntry): Entry {
+  return {
+    type: n.type,
+    kind: n.kind,
+    url: n.req.url,
+    range: n.range,
+    expectedBytes: n.expectedBytes,
+    mediaSec: n.mediaSec,
+    bitrate: n.bitrate,
+    req: n.req,
+    resp: n.resp,
+    state: 'loading',
+    status: 0,
+    headers: {},
+    pieces: [],
+    bytes: 0,
+    requestMs: n.atMs,
+    sentMs: n.atMs,
+    prevMs: n.atMs,
+    firstByteMs: null,
+    lastByteMs: null,
+    traces: [],
+    ticket: null,
+    reissues: 0,
+    clockFromMs: null,
+    graceCounted: false,
+    failedBytes: 0,
+    error: null,
+    record: n.record,
+    train: n.train,
+    restartRun: n.restartRun,
+    passOn: n.passOn,
+    idleSentAtMs: null,
+  };
+}
+
+/** A media type's state before its first request. */
+export function newTypeState(policy: { minimumTrain: boolean; windowBdps: number }): TypeState {
+  return {
+    queue: [],
+    policy: new TrainPolicy(policy),
+    train: null,
+    awaitingAppend: null,
+    lastByteMs: 0,
+    meter: new BusyPeriodMeter(),
+    restart: new RestartReserve(),
+    restartRun: null,
+    lastBitrate: null,
+    lastMediaSec: 0,
+    requestTimeoutMs: null,
+  };
 }
