@@ -9,10 +9,12 @@
 // ACKs, SACK) and the receive window it advertised, scaled by the window
 // scale of its SYN; how soon the receiver ACKed data after it came out of the
 // queue; and, across connections, the queue's overflow events (drops of any
-// connection within one RTT) and which connections lost in each. Pure:
-// packets in, figures out (`sprint flows` prints them).
+// connection within one RTT) and which connections lost in each; given where
+// its responses begin, its drops by offset into them (response-offsets.ts).
+// Pure: packets in, figures out (`sprint flows` prints them).
 
 import { TCP_ACK, TCP_FIN, TCP_RST, TCP_SYN, TcpPacket } from '../testbed/pcap';
+import { offsetBins, type OffsetBins, type StreamPoint } from './response-offsets';
 
 /** Segments released by one ACK leave the server within this of each other unless told otherwise (seconds). */
 export const DEFAULT_BURST_GAP_S = 0.0002;
@@ -86,6 +88,8 @@ export interface FlowFigures {
     /** Events only it lost in. */
     readonly lostAlone: number;
   };
+  /** Drops by offset into its responses (null: where its responses begin is not known). */
+  readonly responses: OffsetBins | null;
 }
 
 /** The queue's overflow events over all connections. */
@@ -105,6 +109,15 @@ export interface FlowFiguresOptions {
   readonly window?: { readonly fromS: number; readonly toS: number } | null;
   /** Gap that ends a burst, seconds (default DEFAULT_BURST_GAP_S). */
   readonly burstGapS?: number;
+  /** Where each connection's responses begin on its byte stream, by `responseKey` (response-offsets.ts responseStarts). */
+  readonly responseStarts?: ReadonlyMap<string, readonly number[]>;
+  /** Bin width of the response offsets, bytes (default DEFAULT_OFFSET_BIN_BYTES). */
+  readonly offsetBinBytes?: number;
+}
+
+/** The key of a connection in `responseStarts`: its server port and client endpoint. */
+export function responseKey(serverPort: number, clientAddr: string, clientPort: number): string {
+  return `${serverPort}|${clientAddr}:${clientPort}`;
 }
 
 /** Median, 90th percentile (nearest rank) and max; null for none. */
@@ -211,7 +224,7 @@ export function flowFigures(
   client: readonly TcpPacket[],
   options: FlowFiguresOptions = {},
 ): FlowFiguresResult {
-  const measured: Array<{ figures: Omit<FlowFigures, 'overflow'>; dropTimes: number[] }> = [];
+  const measured: ConnectionResult[] = [];
   for (const c of connections(server, client)) {
     const m = connectionFigures(c, options);
     if (m.figures.segmentsBefore > 0 || m.figures.segmentsAfter > 0) measured.push(m);
@@ -220,20 +233,49 @@ export function flowFigures(
   const spanS = rtts.length > 0 ? Math.max(...rtts) : DEFAULT_EVENT_SPAN_S;
   const drops = measured.flatMap((m, flow) => m.dropTimes.map((t) => ({ t, flow }))).sort((a, b) => a.t - b.t);
   const events = groupWithin(drops, (d) => d.t, spanS).map((g) => new Set(g.map((d) => d.flow)));
-  const flows = measured.map((m, flow) => ({
-    ...m.figures,
-    overflow: {
-      lostIn: events.filter((e) => e.has(flow)).length,
-      lostAlone: events.filter((e) => e.size === 1 && e.has(flow)).length,
-    },
-  }));
+  const flows = measured.map((m, flow) => {
+    const f = m.figures;
+    const starts = m.streamFromSyn ? options.responseStarts?.get(responseKey(f.serverPort, f.clientAddr, f.clientPort)) : undefined;
+    const inWindow = (t: number): boolean => !options.window || (t >= options.window.fromS && t < options.window.toS);
+    return {
+      ...f,
+      overflow: {
+        lostIn: events.filter((e) => e.has(flow)).length,
+        lostAlone: events.filter((e) => e.size === 1 && e.has(flow)).length,
+      },
+      responses: starts
+        ? offsetBins({
+            starts,
+            sends: m.sends,
+            drops: m.drops,
+            otherDropTimes: drops.filter((d) => d.flow !== flow).map((d) => d.t),
+            inWindow,
+            spanS,
+            binBytes: options.offsetBinBytes,
+          })
+        : null,
+    };
+  });
   return {
     flows: flows.sort((a, b) => b.bytesBefore - a.bytesBefore || a.key.localeCompare(b.key)),
     overflow: { events: events.length, spanS },
   };
 }
 
-function connectionFigures(c: Conn, options: FlowFiguresOptions): { figures: Omit<FlowFigures, 'overflow'>; dropTimes: number[] } {
+/** One connection's figures, and what the figures across connections need of it. */
+interface ConnectionResult {
+  readonly figures: Omit<FlowFigures, 'overflow' | 'responses'>;
+  /** Its drops in the window, epoch s. */
+  readonly dropTimes: number[];
+  /** Its drops in the window on its byte stream. */
+  readonly drops: StreamPoint[];
+  /** Its first transmissions, in time order. */
+  readonly sends: StreamPoint[];
+  /** The byte stream's offsets count from its SYN-ACK (else from the first segment captured). */
+  readonly streamFromSyn: boolean;
+}
+
+function connectionFigures(c: Conn, options: FlowFiguresOptions): ConnectionResult {
   const inWindow = (t: number): boolean => !options.window || (t >= options.window.fromS && t < options.window.toS);
   const gap = options.burstGapS ?? DEFAULT_BURST_GAP_S;
   const fromServer = (p: TcpPacket): boolean => p.src === c.serverAddr && p.srcPort === c.serverPort;
@@ -330,6 +372,8 @@ function connectionFigures(c: Conn, options: FlowFiguresOptions): { figures: Omi
     fromEnd[Math.min(3, b.start + b.size - 1 - i)]++;
   }
   const dropTimes = dropsInWindow.map((i) => (before[i] as { t: number }).t);
+  const drops = dropsInWindow.map((i) => ({ t: (before[i] as { t: number }).t, seq: (before[i] as { seq: number }).seq }));
+  const sends = before.filter((_, i) => !isRetransmission[i]).map((x) => ({ t: x.t, seq: x.seq }));
   const episodes = groupWithin(dropTimes, (t) => t, rttS ?? 0).length;
   const windowBursts = bursts.filter((b) => inWindow(b.t));
 
@@ -400,5 +444,5 @@ function connectionFigures(c: Conn, options: FlowFiguresOptions): { figures: Omi
     acks: { count: ackCount, spacingS: spread(spacing), bytesPerAck: spread(perAck), stretch, duplicate, sack, delayS: spread(delays) },
     receiveWindow: { scale, bytes: spread(windows) },
   };
-  return { figures, dropTimes };
+  return { figures, dropTimes, drops, sends, streamFromSyn: synAck !== undefined };
 }

@@ -2,10 +2,13 @@
 // bottleneck queue (flow-figures.ts), from the run folder's two header
 // captures, over the measured window of its summary.json: the queue's drops
 // and their episodes, retransmissions, the sender's bursts and where the drops
-// fell in them, the ACK stream and the receive window. Reads files only.
+// fell in them, the ACK stream and the receive window; with the origins'
+// access logs, the drops by offset into each connection's responses. Reads
+// files only.
 
 import * as fs from 'fs';
 import * as path from 'path';
+import * as zlib from 'zlib';
 import { OptionsSpec, parseArgs, parseInteger, parseNumber, UsageError } from '../../src/cli/args';
 import { CliIo, processIo, reportError } from '../../src/cli/io';
 import { runMain } from '../../src/cli/run-main';
@@ -13,7 +16,8 @@ import { num } from '../testbed/jsonl';
 import { PACKET_FILES, type CaptureSide, type PacketCaptureSummary } from '../testbed/packet-capture';
 import { PcapError, readPcapFile } from '../testbed/pcap';
 import { alignColumns } from './format';
-import { DEFAULT_BURST_GAP_S, flowFigures, FlowFigures, Spread, STRETCH_SEGMENTS } from './flow-figures';
+import { DEFAULT_BURST_GAP_S, flowFigures, FlowFigures, responseKey, Spread, STRETCH_SEGMENTS } from './flow-figures';
+import { DEFAULT_OFFSET_BIN_BYTES, responseStarts, type ResponseRecord } from './response-offsets';
 
 const SPEC: OptionsSpec = {
   all: { kind: 'flag' },
@@ -47,6 +51,10 @@ over the measured window of the run's summary.json:
   overflows  the queue's overflow events (drops of any connection within the longest
              connection RTT) this connection lost a segment in, and lost in alone
   rwnd       the receiver's advertised window, scaled by the window scale of its SYN
+  responses  with the origin's access log (origin-PORT.log[.gz]; HTTP/1.1, logs that
+             give head bytes): data segments sent, this connection's drops, and the
+             other connections' drops (placed by where this sender was), by offset into
+             the response, in bins of ${DEFAULT_OFFSET_BIN_BYTES / 1024} KB from its first byte
 
   --all             the whole capture instead of the measured window
   --burst-gap MS    a gap that ends a burst, ms (default: half a full-size frame's time at
@@ -98,6 +106,31 @@ function runInfo(dir: string): RunInfo {
   };
 }
 
+/** Where the responses of each connection to an origin of the run begin, from the origins' access logs. */
+function originResponseStarts(dir: string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const name of fs.readdirSync(dir)) {
+    const m = /^origin-(\d+)\.log(\.gz)?$/.exec(name);
+    if (!m) continue;
+    const raw = fs.readFileSync(path.join(dir, name));
+    const text = (m[2] ? zlib.gunzipSync(raw) : raw).toString('utf8');
+    const records: ResponseRecord[] = [];
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        records.push(JSON.parse(line) as ResponseRecord);
+      } catch {
+        throw new Error(`${name}: a line is not JSON: ${line.slice(0, 80)}`);
+      }
+    }
+    for (const [remote, starts] of responseStarts(records)) {
+      const c = remote.lastIndexOf(':');
+      out.set(responseKey(Number(m[1]), remote.slice(0, c), Number(remote.slice(c + 1))), starts);
+    }
+  }
+  return out;
+}
+
 const ms = (s: number): string => (s * 1000 >= 10 ? (s * 1000).toFixed(0) : (s * 1000).toFixed(2));
 const kb = (b: number): string => (b / 1024).toFixed(b >= 10240 ? 0 : 1);
 const spreadText = (s: Spread | null, unit: (v: number) => string): string =>
@@ -133,6 +166,14 @@ function flowLines(f: FlowFigures, label: string): string[] {
       `${f.receiveWindow.scale === null ? 'scale unknown (no SYN in the capture), unscaled' : `scale ${f.receiveWindow.scale}`}: ${spreadText(f.receiveWindow.bytes, (v) => `${kb(v)} KB`)}`,
     ],
   ];
+  const r = f.responses;
+  if (r)
+    rows.push(
+      ['responses', `${r.responses}; by offset into the response, bins of ${kb(r.binBytes)} KB from its first byte:`],
+      ['  segments sent', r.sent.join(' ')],
+      ['  drops', r.own.join(' ')],
+      ["  others' drops", r.others.join(' ')],
+    );
   return [`${label} ${f.key} (mss ${f.mss})`, ...alignColumns(rows, '  ')];
 }
 
@@ -178,7 +219,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     const gapS = burstGapS ?? (info.rateBitsPerSec ? (FRAME_BYTES * 8) / info.rateBitsPerSec / 2 : DEFAULT_BURST_GAP_S);
     const server = readPcapFile(files.server);
     const client = readPcapFile(files.client);
-    const { flows: figures, overflow } = flowFigures(server.packets, client.packets, { window, burstGapS: gapS });
+    const starts = originResponseStarts(dir);
+    const { flows: figures, overflow } = flowFigures(server.packets, client.packets, { window, burstGapS: gapS, responseStarts: starts });
     const shown = figures.filter((f) => f.segmentsBefore >= minSegments);
     const labelOf = (f: FlowFigures): string => `${f.serverPort} ${info.labels.get(f.serverPort) ?? '?'}`;
     if (json) {

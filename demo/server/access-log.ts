@@ -37,6 +37,12 @@ export interface AccessRecord {
   readonly status: number | null;
   /** Body bytes handed to the kernel (write callbacks completed). */
   readonly bytes: number;
+  /**
+   * Bytes of the response head (status line and headers) on the connection's
+   * byte stream: with `bytes`, where each response begins in it (`sprint
+   * flows`). 0 when no response was started; null over HTTP/2 (frames).
+   */
+  readonly headBytes: number | null;
   /** Body bytes the response promised (Content-Length; 0 for HEAD and unanswered requests). */
   readonly bodyBytesExpected: number;
   /** When the request's header block had fully arrived. */

@@ -54,6 +54,7 @@ interface Pending {
   rangeOutcome: RangeOutcome;
   status: number | null;
   bytes: number;
+  headBytes: number;
   bodyBytesExpected: number;
   start: number | null;
   connectionClose: boolean;
@@ -237,6 +238,7 @@ export class Connection {
       rangeOutcome: 'none',
       status: null,
       bytes: 0,
+      headBytes: 0,
       bodyBytesExpected: 0,
       start: null,
       connectionClose: false,
@@ -290,6 +292,7 @@ export class Connection {
     const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
 
     pending.status = plan.status;
+    pending.headBytes = head.length;
     pending.rangeOutcome = plan.rangeOutcome;
     pending.bodyBytesExpected = plan.body ? plan.body.length : 0;
     pending.connectionClose = close;
@@ -478,6 +481,7 @@ export class Connection {
       rangeOutcome: pending.rangeOutcome,
       status: pending.status,
       bytes: pending.bytes,
+      headBytes: pending.headBytes,
       bodyBytesExpected: pending.bodyBytesExpected,
       arrival: pending.arrival,
       start: pending.start,
@@ -529,6 +533,7 @@ export class Connection {
           rangeOutcome: 'none',
           status: null,
           bytes: 0,
+          headBytes: 0,
           bodyBytesExpected: 0,
           start: null,
           connectionClose: false,

@@ -299,6 +299,7 @@ export async function startH2Origin(opts: H2OriginOptions = {}, identity?: TlsId
         rangeOutcome: pending.rangeOutcome,
         status: pending.status,
         bytes: pending.bytes,
+        headBytes: null,
         bodyBytesExpected: pending.bodyBytesExpected,
         arrival: pending.arrival,
         start: pending.start,

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { gzipSync } from 'zlib';
-import { FlowFigures, flowFigures, unwrapSeq } from '../../../demo/harness/flow-figures';
+import { FlowFigures, flowFigures, responseKey, unwrapSeq } from '../../../demo/harness/flow-figures';
 import { main } from '../../../demo/harness/flows-cli';
 import { packetCaptureArgs } from '../../../demo/testbed/packet-capture';
 import { readPcap, TCP_ACK, TCP_PSH, TCP_SYN, TcpPacket } from '../../../demo/testbed/pcap';
@@ -262,6 +262,16 @@ describe('flow figures', () => {
     const w = flowFigures(read(server), read(client), { burstGapS: 0.0002, window: { fromS: 100.1, toS: 101 } }).flows[0];
     expect(w).toMatchObject({ segmentsBefore: 4, dropped: 0, retransmissions: 2 });
   });
+
+  it('places the drops by offset into the responses, counting the stream from the SYN-ACK', () => {
+    expect(f?.responses).toBeNull();
+    // Two responses: the first (head and body) five segments long, so segments 6-12 are the second's 0-6.
+    const starts = new Map([[responseKey(SPORT, '10.201.2.2', CPORT), [0, 5 * MSS]]]);
+    const r = flowFigures(read(server), read(client), { burstGapS: 0.0002, responseStarts: starts, offsetBinBytes: 2 * MSS }).flows[0]
+      ?.responses;
+    // First sends by offset bin (two segments each): segments 1-2, 3-4, 5 | 6-7, 8-9, 10-11, 12. Drops: 9 (bin 1) and 10 (bin 2).
+    expect(r).toEqual({ binBytes: 2 * MSS, responses: 2, sent: [4, 4, 3, 1], own: [0, 1, 1, 0], others: [0, 0, 0, 0] });
+  });
 });
 
 /**
@@ -388,6 +398,21 @@ describe('sprint flows', () => {
     expect(out).toMatch(/bursts end at gaps over 0\.24 ms/);
     expect(c.err()).toMatch(/packets-client\.pcap\.gz: tcpdump reported 3 packet\(s\) dropped by the kernel/);
     expect(c.err()).toMatch(/no measured window/);
+  });
+
+  it("places the drops in the responses from the origin's access log", async () => {
+    writeRun();
+    const log = [
+      { conn: 1, seq: 0, remote: `10.201.2.2:${CPORT}`, bytes: 5 * MSS - 300, headBytes: 300, complete: true },
+      { conn: 1, seq: 1, remote: `10.201.2.2:${CPORT}`, bytes: 7 * MSS - 300, headBytes: 300, complete: true },
+      { conn: 2, seq: 0, remote: '10.201.2.2:40001', bytes: 10, headBytes: 100, complete: true },
+    ];
+    writeFileSync(path.join(dir, `origin-${SPORT}.log.gz`), gzipSync(log.map((r) => JSON.stringify(r)).join('\n')));
+    const c = captureIo();
+    expect(await main([dir], c.io)).toBe(0);
+    expect(c.out()).toMatch(/responses +2; by offset into the response, bins of 256 KB from its first byte:/);
+    expect(c.out()).toMatch(/^ +segments sent +12$/m);
+    expect(c.out()).toMatch(/^ +drops +2$/m);
   });
 
   it('keeps to the window of summary.json and answers in JSON', async () => {

@@ -25,6 +25,7 @@ const FIELDS = [
   'rangeOutcome',
   'status',
   'bytes',
+  'headBytes',
   'bodyBytesExpected',
   'arrival',
   'start',
@@ -42,10 +43,10 @@ describe('access log', () => {
     const events: AccessRecord[] = [];
     origin.on('request', (r) => events.push(r));
     const c = await RawClient.connect(origin.port);
+    const heads: string[] = [];
     try {
       c.send(request('/media/video.m4s', { Range: 'bytes=10-19', 'User-Agent': 'jest-raw' }) + request('/probe'));
-      await c.readResponse();
-      await c.readResponse();
+      heads.push((await c.readResponse()).rawHead, (await c.readResponse()).rawHead);
     } finally {
       await c.close();
     }
@@ -82,6 +83,8 @@ describe('access log', () => {
     });
     expect(a.remote).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(b).toMatchObject({ conn: 1, seq: 1, url: '/probe', range: null, status: 200, bytes: 2, userAgent: null });
+    // The heads' bytes as the client read them (rawHead stops before the closing CRLF CRLF).
+    expect([a.headBytes, b.headBytes]).toEqual(heads.map((h) => Buffer.byteLength(h, 'latin1') + 4));
     expect(m).toMatchObject({ conn: 2, seq: 0, status: 404 });
     for (const r of recs) {
       // Epoch milliseconds, ordered within a record.
