@@ -115,6 +115,12 @@ export interface FlowFiguresOptions {
   readonly offsetBinBytes?: number;
 }
 
+/** Whether epoch second `t` is inside the options' window (every time is without one). */
+function inWindowOf(options: FlowFiguresOptions): (t: number) => boolean {
+  const w = options.window;
+  return (t) => !w || (t >= w.fromS && t < w.toS);
+}
+
 /** The key of a connection in `responseStarts`: its server port and client endpoint. */
 export function responseKey(serverPort: number, clientAddr: string, clientPort: number): string {
   return `${serverPort}|${clientAddr}:${clientPort}`;
@@ -231,12 +237,12 @@ export function flowFigures(
   }
   const rtts = measured.map((m) => m.figures.rttS).filter((r): r is number => r !== null);
   const spanS = rtts.length > 0 ? Math.max(...rtts) : DEFAULT_EVENT_SPAN_S;
-  const drops = measured.flatMap((m, flow) => m.dropTimes.map((t) => ({ t, flow }))).sort((a, b) => a.t - b.t);
+  const drops = measured.flatMap((m, flow) => m.drops.map((d) => ({ t: d.t, flow }))).sort((a, b) => a.t - b.t);
+  const inWindow = inWindowOf(options);
   const events = groupWithin(drops, (d) => d.t, spanS).map((g) => new Set(g.map((d) => d.flow)));
   const flows = measured.map((m, flow) => {
     const f = m.figures;
     const starts = m.streamFromSyn ? options.responseStarts?.get(responseKey(f.serverPort, f.clientAddr, f.clientPort)) : undefined;
-    const inWindow = (t: number): boolean => !options.window || (t >= options.window.fromS && t < options.window.toS);
     return {
       ...f,
       overflow: {
@@ -265,8 +271,6 @@ export function flowFigures(
 /** One connection's figures, and what the figures across connections need of it. */
 interface ConnectionResult {
   readonly figures: Omit<FlowFigures, 'overflow' | 'responses'>;
-  /** Its drops in the window, epoch s. */
-  readonly dropTimes: number[];
   /** Its drops in the window on its byte stream. */
   readonly drops: StreamPoint[];
   /** Its first transmissions, in time order. */
@@ -276,7 +280,7 @@ interface ConnectionResult {
 }
 
 function connectionFigures(c: Conn, options: FlowFiguresOptions): ConnectionResult {
-  const inWindow = (t: number): boolean => !options.window || (t >= options.window.fromS && t < options.window.toS);
+  const inWindow = inWindowOf(options);
   const gap = options.burstGapS ?? DEFAULT_BURST_GAP_S;
   const fromServer = (p: TcpPacket): boolean => p.src === c.serverAddr && p.srcPort === c.serverPort;
   const all = [...c.before, ...c.after];
@@ -371,10 +375,9 @@ function connectionFigures(c: Conn, options: FlowFiguresOptions): ConnectionResu
     positions.push(i - b.start + 1);
     fromEnd[Math.min(3, b.start + b.size - 1 - i)]++;
   }
-  const dropTimes = dropsInWindow.map((i) => (before[i] as { t: number }).t);
   const drops = dropsInWindow.map((i) => ({ t: (before[i] as { t: number }).t, seq: (before[i] as { seq: number }).seq }));
   const sends = before.filter((_, i) => !isRetransmission[i]).map((x) => ({ t: x.t, seq: x.seq }));
-  const episodes = groupWithin(dropTimes, (t) => t, rttS ?? 0).length;
+  const episodes = groupWithin(drops, (d) => d.t, rttS ?? 0).length;
   const windowBursts = bursts.filter((b) => inWindow(b.t));
 
   // The ACK stream at the router, as the sender will get it.
@@ -444,5 +447,5 @@ function connectionFigures(c: Conn, options: FlowFiguresOptions): ConnectionResu
     acks: { count: ackCount, spacingS: spread(spacing), bytesPerAck: spread(perAck), stretch, duplicate, sack, delayS: spread(delays) },
     receiveWindow: { scale, bytes: spread(windows) },
   };
-  return { figures, dropTimes, drops, sends, streamFromSyn: synAck !== undefined };
+  return { figures, drops, sends, streamFromSyn: synAck !== undefined };
 }

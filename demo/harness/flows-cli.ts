@@ -8,11 +8,10 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import * as zlib from 'zlib';
 import { OptionsSpec, parseArgs, parseInteger, parseNumber, UsageError } from '../../src/cli/args';
 import { CliIo, processIo, reportError } from '../../src/cli/io';
 import { runMain } from '../../src/cli/run-main';
-import { num } from '../testbed/jsonl';
+import { num, readJsonl } from '../testbed/jsonl';
 import { PACKET_FILES, type CaptureSide, type PacketCaptureSummary } from '../testbed/packet-capture';
 import { PcapError, readPcapFile } from '../testbed/pcap';
 import { alignColumns } from './format';
@@ -109,25 +108,16 @@ function runInfo(dir: string): RunInfo {
 /** Where the responses of each connection to an origin of the run begin, from the origins' access logs. */
 function originResponseStarts(dir: string): Map<string, number[]> {
   const out = new Map<string, number[]>();
+  const ports = new Set<number>();
   for (const name of fs.readdirSync(dir)) {
     const m = /^origin-(\d+)\.log(\.gz)?$/.exec(name);
-    if (!m) continue;
-    const raw = fs.readFileSync(path.join(dir, name));
-    const text = (m[2] ? zlib.gunzipSync(raw) : raw).toString('utf8');
-    const records: ResponseRecord[] = [];
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      try {
-        records.push(JSON.parse(line) as ResponseRecord);
-      } catch {
-        throw new Error(`${name}: a line is not JSON: ${line.slice(0, 80)}`);
-      }
-    }
-    for (const [remote, starts] of responseStarts(records)) {
-      const c = remote.lastIndexOf(':');
-      out.set(responseKey(Number(m[1]), remote.slice(0, c), Number(remote.slice(c + 1))), starts);
-    }
+    if (m) ports.add(Number(m[1]));
   }
+  for (const port of ports)
+    for (const [remote, starts] of responseStarts(readJsonl<ResponseRecord>(path.join(dir, `origin-${port}.log`)))) {
+      const c = remote.lastIndexOf(':');
+      out.set(responseKey(port, remote.slice(0, c), Number(remote.slice(c + 1))), starts);
+    }
   return out;
 }
 
