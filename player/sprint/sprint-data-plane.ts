@@ -52,7 +52,8 @@ import { requestsPastLimit } from './request-clocks';
 import type { BusySample } from '../../src/estimators/busy-period';
 import { sampleSpanSec } from '../../src/estimators/kernel-bytes';
 
-import { newEntry, newTransferRecord, newTypeState, type Entry, type TypeState } from './train-entry';
+import { newEntry, newTypeState, type Entry, type TypeState } from './train-entry';
+import { newTransferRecord } from '../stats/transfer-record';
 import { deliverToDash, failToDash, recordEntrySegment } from './segment-handoff';
 import type { TrainTransport } from './train-transport';
 import { PathSampler, type ConnectionNow } from './path-sampler';
@@ -683,6 +684,7 @@ export class SprintDataPlane implements DataPlane, SegmentLoadHandler {
     }
     const record = newTransferRecord({
       id: ctx.stats.allocateTransferId(),
+      via: 'sprint',
       url: req.url,
       range: fr.range ?? null,
       atMs: at,

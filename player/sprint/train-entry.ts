@@ -87,42 +87,6 @@ export interface TypeState {
   requestTimeoutMs: number | null;
 }
 
-/** What a new request's transfer record starts from. */
-export interface NewTransfer {
-  readonly id: number;
-  readonly url: string;
-  readonly range: string | null;
-  readonly atMs: number;
-  /** The bytes a byte range asks for (null: no range). */
-  readonly expectedBytes: number | null;
-  readonly targetChunkBytes: number | null;
-  readonly rttEstimateSec: number;
-  readonly bandwidthEstimateBitsPerSec: number | null;
-}
-
-/** The transfer record of a request Sprint sends, nothing received yet. */
-export function newTransferRecord(n: NewTransfer): TransferRecord {
-  return {
-    id: n.id,
-    via: 'sprint',
-    url: n.url,
-    range: n.range,
-    startMs: n.atMs,
-    firstByteMs: null,
-    endMs: null,
-    bytes: 0,
-    expectedBytes: n.expectedBytes,
-    throughputBitsPerSec: null,
-    targetChunkBytes: n.targetChunkBytes,
-    rttEstimateSec: n.rttEstimateSec,
-    bandwidthEstimateBitsPerSec: n.bandwidthEstimateBitsPerSec,
-    segmentsServed: 0,
-    cancelled: false,
-    wastedBytes: 0,
-    error: null,
-  };
-}
-
 /** What a new entry starts from: dash.js's request and what Sprint knows of it. */
 export interface NewEntry {
   readonly type: string;

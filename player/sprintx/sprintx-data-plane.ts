@@ -34,6 +34,7 @@ import { MEDIA_SEGMENT_TYPE } from '../dataplane/dash-request';
 import { DashFragmentRecorder, recordAnsweredSegment } from '../dataplane/segment-records';
 import { announceFallback } from '../dataplane/fallback';
 import { nowMs } from '../dataplane/clock';
+import { newTransferRecord } from '../stats/transfer-record';
 import { answerLoad, installLoaderHook } from '../dash/loader-hook';
 import { installQualitySwitchHook, switchesByHand, type QualityChangeEventLike } from '../dash/quality-switch-hook';
 import { bufferLength } from '../dash/buffer-level';
@@ -264,25 +265,17 @@ export class SprintXDataPlane implements DataPlane, SegmentLoadHandler {
   ): ExpandedStream {
     const ctx = this.ctx as DataPlaneContext;
     const url = built.url;
-    const record = {
+    const record = newTransferRecord({
       id: ctx.stats.allocateTransferId(),
-      via: 'sprint-x' as const,
+      via: 'sprint-x',
       url,
       range: `${plan.start}-${plan.end}`,
-      startMs: nowMs(),
-      firstByteMs: null,
-      endMs: null,
-      bytes: 0,
+      atMs: nowMs(),
       expectedBytes: rangeLength(plan),
-      throughputBitsPerSec: null,
       targetChunkBytes: chunk,
       rttEstimateSec: this.estimates.measuredRttSec(),
       bandwidthEstimateBitsPerSec: this.estimates.bandwidthBitsPerSec(),
-      segmentsServed: 0,
-      cancelled: false,
-      wastedBytes: 0,
-      error: null,
-    };
+    });
     ctx.stats.addTransfer(record);
     ctx.stats.count('sprintx.transfers');
     const stream = new ExpandedStream(

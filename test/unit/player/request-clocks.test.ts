@@ -1,7 +1,8 @@
 // Time limits on the requests Sprint carries (player/sprint/request-clocks.ts):
 // when each clock starts, one connection against parallel ones, and what is past its limit.
 import { requestsPastLimit, type ClockOptions } from '../../../player/sprint/request-clocks';
-import { newEntry, newTransferRecord, type Entry } from '../../../player/sprint/train-entry';
+import { newEntry, type Entry } from '../../../player/sprint/train-entry';
+import { newTransferRecord } from '../../../player/stats/transfer-record';
 import type { LoaderRequest } from '../../../player/dash/loader-types';
 
 /** A loading video request sent at `sentMs` with dash.js's time limit `timeout` (ms) and a byte range of `size`. */
@@ -9,6 +10,7 @@ function entry(sentMs: number, timeout: number | undefined, size = 100_000): Ent
   const req = { url: `http://127.0.0.1/v/${sentMs}.m4s`, method: 'GET', timeout, customData: {} } as LoaderRequest;
   const record = newTransferRecord({
     id: sentMs,
+    via: 'sprint',
     url: req.url,
     range: `0-${size - 1}`,
     atMs: sentMs,
